@@ -1,0 +1,64 @@
+import { z } from 'zod'
+import { envelope } from './common'
+
+export const sessionUserSchema = z.object({
+  username: z.string(),
+  email: z.string(),
+  is_superuser: z.boolean(),
+})
+export type SessionUser = z.infer<typeof sessionUserSchema>
+
+export const whoamiSchema = z.object({
+  isAuthenticated: z.boolean(),
+  user: sessionUserSchema.nullable(),
+})
+export type Whoami = z.infer<typeof whoamiSchema>
+export const whoamiResponseSchema = envelope(whoamiSchema)
+
+export const createLoginBodySchema = z.object({
+  username: z.string({ error: 'Username is required' }).trim().min(1, 'Username is required').max(254),
+  password: z.string({ error: 'Password is required' }).trim().min(1, 'Password is required').max(1024),
+})
+export type CreateLoginBody = z.infer<typeof createLoginBodySchema>
+
+export const USERNAME_RULE = /^[a-z0-9.]+$/
+
+export const usernameSchema = z
+  .string({ error: 'Username must be at least 3 characters' })
+  .min(3, 'Username must be at least 3 characters')
+  .max(24, 'Username must be 24 characters or less')
+  .regex(USERNAME_RULE, 'Username can only contain lowercase letters, numbers, and periods')
+
+export const emailSchema = z
+  .string({ error: 'Please enter a valid email address' })
+  .trim()
+  .max(254, 'Please enter a valid email address')
+  .pipe(z.email('Please enter a valid email address'))
+
+export const passwordSchema = z
+  .string({ error: 'Password must be at least 8 characters' })
+  .min(8, 'Password must be at least 8 characters')
+  .max(1024, 'Password must be 1024 characters or less')
+
+export const inviteCodeSchema = z
+  .string({ error: 'Invite code is required' })
+  .trim()
+  .min(1, 'Invite code is required')
+  .max(64, 'Invalid invite code')
+
+export const createSignupBodySchema = z.object({
+  username: usernameSchema,
+  email: emailSchema,
+  password: passwordSchema,
+  inviteCode: inviteCodeSchema,
+  city: z.string({ error: 'Please enter a valid city' }).trim().min(2, 'Please enter a valid city').max(100, 'Please enter a valid city'),
+  source: z
+    .string({ error: 'Please tell us how you found us' })
+    .trim()
+    .min(1, 'Please tell us how you found us')
+    .max(100, 'Response must be 100 characters or less'),
+})
+export type CreateSignupBody = z.infer<typeof createSignupBodySchema>
+
+export const validateInviteCodeBodySchema = z.object({ code: inviteCodeSchema })
+export const validateInviteCodeResponseSchema = envelope(z.object({ valid: z.literal(true) }))

@@ -1,0 +1,43 @@
+import { z } from 'zod'
+
+/** Every error code the server may send in `{ detail, code }`. */
+export const errorCodes = [
+  'BAD_REQUEST',
+  'NOT_AUTHENTICATED',
+  'FORBIDDEN',
+  'CSRF_FAILED',
+  'NOT_FOUND',
+  'INVALID_CREDENTIALS',
+  'INVALID_INVITE_CODE',
+  'INVITE_CODE_USED',
+  'USERNAME_TAKEN',
+  'EMAIL_TAKEN',
+  'NO_SEATS_LEFT',
+  'HINDSIGHT_LIMIT',
+  'VOTE_CODE_USED',
+  'CONFLICT',
+  'RATE_LIMITED',
+  'INTERNAL',
+] as const
+export const errorCodeSchema = z.enum(errorCodes)
+export type ErrorCode = z.infer<typeof errorCodeSchema>
+
+/** `{ detail }` for a single message. */
+export const detailErrorSchema = z.object({ detail: z.string(), code: errorCodeSchema.optional() })
+export type DetailError = z.infer<typeof detailErrorSchema>
+
+/** `{ field: [messages], non_field_errors: [messages] }` for invalid input. */
+export const validationErrorSchema = z.record(z.string(), z.array(z.string()))
+export type ValidationError = z.infer<typeof validationErrorSchema>
+
+export const idSchema = z.coerce.number().int().positive().max(2_147_483_647)
+
+/** Wraps a payload schema into the `{ data }` envelope every successful answer uses. */
+export const envelope = <T extends z.ZodType>(data: T) => z.object({ data })
+
+export const okSchema = envelope(z.object({ ok: z.literal(true) }))
+
+export const INTERNAL_ERROR_MESSAGE = 'Internal server error. Please try again later.'
+
+/** The time zone every podclub is scheduled and shown in. */
+export const CLUB_TIME_ZONE = 'America/New_York'

@@ -1,0 +1,125 @@
+import { existsSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import fastifyStatic from '@fastify/static'
+import swagger from '@fastify/swagger'
+import swaggerUi from '@fastify/swagger-ui'
+import Fastify, { type FastifyServerOptions } from 'fastify'
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod'
+import type { Redis } from 'ioredis'
+import type { Db } from './db/client'
+import { authRoutes } from './features/auth/auth.routes'
+import { healthRoutes } from './features/health/health.routes'
+import type { Clock } from './lib/clock'
+import type { Env } from './lib/env'
+import { errorsPlugin } from './plugins/errors'
+import { rateLimitPlugin } from './plugins/rate-limit'
+import { sessionPlugin } from './plugins/session'
+
+/** What every feature may use; built once by main.ts (or by tests with fakes for time). */
+export type AppDeps = {
+  env: Env
+  db: Db
+  clock: Clock
+  /** Asks the outbox worker to look for new mail soon, after a change enqueued some. */
+  wakeOutbox: () => void
+  redis?: Redis
+}
+
+export const clientDistDir = fileURLToPath(new URL('../../dist/client', import.meta.url))
+
+export type BuildAppOptions = {
+  /** The process's pino logger; without one the app logs nothing (tests). */
+  loggerInstance?: FastifyServerOptions['loggerInstance']
+  /** Serve the built page from dist/client (main.ts turns this on; API tests leave it off). */
+  serveClient?: boolean
+}
+
+export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
+  const app = Fastify({
+    ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: false }),
+    trustProxy: deps.env.TRUST_PROXY,
+    bodyLimit: 256 * 1024,
+    // Graceful shutdown: close() stops accepting, lets requests in flight finish.
+    forceCloseConnections: 'idle',
+  }).withTypeProvider<ZodTypeProvider>()
+  app.setValidatorCompiler(validatorCompiler)
+  app.setSerializerCompiler(serializerCompiler)
+
+  await app.register(errorsPlugin)
+  await app.register(swagger, {
+    openapi: {
+      info: {
+        title: 'podclub API',
+        description: 'The calls the podclub page makes. Successful answers are `{ data }`.',
+        version: '1',
+      },
+      components: {
+        securitySchemes: {
+          session: { type: 'apiKey', in: 'cookie', name: 'sessionid' },
+          csrf: { type: 'apiKey', in: 'header', name: 'X-CSRFToken' },
+        },
+      },
+    },
+    transform: jsonSchemaTransform,
+  })
+  await app.register(swaggerUi, { routePrefix: '/api/docs' })
+  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger())
+
+  await app.register(sessionPlugin, {
+    db: deps.db,
+    secret: deps.env.SESSION_SECRET,
+    secureCookies: deps.env.APP_URL.startsWith('https:'),
+    now: () => deps.clock.now(),
+  })
+  await app.register(rateLimitPlugin, { db: deps.db, redis: deps.redis })
+
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('x-content-type-options', 'nosniff')
+    reply.header('referrer-policy', 'same-origin')
+    reply.header('x-frame-options', 'DENY')
+  })
+
+  await app.register(healthRoutes, { db: deps.db })
+  await app.register(
+    async (api) => {
+      api.addHook('onSend', async (_request, reply) => {
+        reply.header('cache-control', 'no-store')
+      })
+      await api.register(authRoutes, { deps })
+    },
+    { prefix: '/api/v1' },
+  )
+
+  const hasClient = options.serveClient && existsSync(`${clientDistDir}/index.html`)
+  if (hasClient) {
+    await app.register(fastifyStatic, {
+      root: clientDistDir,
+      wildcard: false,
+      index: false,
+      setHeaders: (res, filePath) => {
+        res.header(
+          'cache-control',
+          filePath.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+        )
+      },
+    })
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const isPage = (request.method === 'GET' || request.method === 'HEAD') && !request.url.startsWith('/api')
+    if (hasClient && isPage) {
+      // Every page route is drawn by the client router, including its own not-found page.
+      return reply.header('cache-control', 'no-cache').sendFile('index.html')
+    }
+    return reply.status(404).send({ detail: 'Resource not found', code: 'NOT_FOUND' })
+  })
+
+  return app
+}
+
+export type App = Awaited<ReturnType<typeof buildApp>>

@@ -1,0 +1,4 @@
+export * from './users'
+export * from './podclubs'
+export * from './polls'
+export * from './mail'

@@ -1,0 +1,58 @@
+import { sql } from 'drizzle-orm'
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  pgEnum,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+} from 'drizzle-orm/pg-core'
+import { createdAt } from './users'
+
+export const outboxStatus = pgEnum('outbox_status', ['pending', 'sending', 'delivered', 'failed'])
+
+/**
+ * The e-mail outbox. A message is inserted in the transaction of the change that causes it and
+ * delivered by the worker; `locked_until` lets several processes share the work.
+ */
+export const outboxMessages = pgTable(
+  'outbox_messages',
+  {
+    id: serial('id').primaryKey(),
+    toAddress: text('to_address').notNull(),
+    subject: text('subject').notNull(),
+    textBody: text('text_body').notNull(),
+    htmlBody: text('html_body'),
+    kind: text('kind').notNull(),
+    status: outboxStatus('status').notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    lastError: text('last_error'),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('outbox_due_idx').on(t.status, t.nextAttemptAt),
+    index('outbox_created_idx').on(t.createdAt),
+    check('outbox_attempts_non_negative', sql`${t.attempts} >= 0`),
+  ],
+)
+
+/** One row per delivery attempt: the control panel's e-mail activity reads these. */
+export const outboxAttempts = pgTable(
+  'outbox_attempts',
+  {
+    id: serial('id').primaryKey(),
+    messageId: integer('message_id')
+      .notNull()
+      .references(() => outboxMessages.id, { onDelete: 'cascade' }),
+    success: boolean('success').notNull(),
+    error: text('error'),
+    attemptedAt: timestamp('attempted_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('outbox_attempts_message_idx').on(t.messageId)],
+)

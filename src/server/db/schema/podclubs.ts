@@ -1,0 +1,124 @@
+import { sql } from 'drizzle-orm'
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  pgEnum,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core'
+import { createdAt, users } from './users'
+
+export const podclubStatus = pgEnum('podclub_status', ['upcoming', 'completed', 'cancelled'])
+export const podclubLocation = pgEnum('podclub_location', ['zoom', 'nyc'])
+
+export const podcasts = pgTable(
+  'podcasts',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    pictureLink: text('picture_link').notNull().default(''),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('podcasts_name_lower_unique').on(sql`lower(${t.name})`)],
+)
+
+/** One scheduled discussion of one episode; 9 reservable seats, the podmeister takes none. */
+export const podclubs = pgTable(
+  'podclubs',
+  {
+    id: serial('id').primaryKey(),
+    podcastId: integer('podcast_id')
+      .notNull()
+      .references(() => podcasts.id, { onDelete: 'restrict' }),
+    podmeisterId: integer('podmeister_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    episodeTitle: text('episode_title').notNull(),
+    episodeNumber: text('episode_number').notNull().default(''),
+    status: podclubStatus('status').notNull().default('upcoming'),
+    startsAt: timestamp('starts_at', { withTimezone: true }).notNull(),
+    location: podclubLocation('location'),
+    zoomLink: text('zoom_link').notNull().default(''),
+    keywordOne: text('keyword_one').notNull().default(''),
+    keywordTwo: text('keyword_two').notNull().default(''),
+    keywordThree: text('keyword_three').notNull().default(''),
+    linkOne: text('link_one').notNull().default(''),
+    linkTwo: text('link_two').notNull().default(''),
+    linkThree: text('link_three').notNull().default(''),
+    description: text('description').notNull().default(''),
+    podmeisterNote: text('podmeister_note').notNull().default(''),
+    chatlog: text('chatlog').notNull().default(''),
+    oneWeekNoticeSent: boolean('one_week_notice_sent').notNull().default(false),
+    oneDayNoticeSent: boolean('one_day_notice_sent').notNull().default(false),
+    tenMinNoticeSent: boolean('ten_min_notice_sent').notNull().default(false),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('podclubs_status_starts_idx').on(t.status, t.startsAt),
+    index('podclubs_podmeister_idx').on(t.podmeisterId),
+    check(
+      'podclubs_completed_has_time',
+      sql`(${t.status} = 'completed') = (${t.completedAt} is not null)`,
+    ),
+  ],
+)
+
+/** A reserved seat. Cancelling deletes the row; the seat cap is checked under a row lock. */
+export const registrations = pgTable(
+  'registrations',
+  {
+    id: serial('id').primaryKey(),
+    podclubId: integer('podclub_id')
+      .notNull()
+      .references(() => podclubs.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('registrations_podclub_user_unique').on(t.podclubId, t.userId),
+    index('registrations_user_idx').on(t.userId),
+  ],
+)
+
+export const hindsights = pgTable(
+  'hindsights',
+  {
+    id: serial('id').primaryKey(),
+    podclubId: integer('podclub_id')
+      .notNull()
+      .references(() => podclubs.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    message: text('message').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('hindsights_podclub_idx').on(t.podclubId),
+    check('hindsights_message_not_blank', sql`length(btrim(${t.message})) > 0`),
+  ],
+)
+
+export const suggestions = pgTable('suggestions', {
+  id: serial('id').primaryKey(),
+  userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+  podcastLink: text('podcast_link').notNull(),
+  reason: text('reason').notNull().default(''),
+  createdAt: createdAt(),
+})
+
+export const feedback = pgTable('feedback', {
+  id: serial('id').primaryKey(),
+  userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+  podcastLink: text('podcast_link').notNull().default(''),
+  description: text('description').notNull(),
+  createdAt: createdAt(),
+})

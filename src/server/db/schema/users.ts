@@ -1,0 +1,114 @@
+import { sql } from 'drizzle-orm'
+import {
+  type AnyPgColumn,
+  boolean,
+  check,
+  index,
+  integer,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core'
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow()
+
+/** Members and operators. `is_superuser` is the operator flag the server checks on every operator call. */
+export const users = pgTable(
+  'users',
+  {
+    id: serial('id').primaryKey(),
+    username: text('username').notNull(),
+    email: text('email').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    city: text('city').notNull().default(''),
+    source: text('source').notNull().default(''),
+    memberSince: timestamp('member_since', { withTimezone: true }).notNull().defaultNow(),
+    isSuperuser: boolean('is_superuser').notNull().default(false),
+    emailConfirmedAt: timestamp('email_confirmed_at', { withTimezone: true }),
+    inviteCodeId: integer('invite_code_id').references((): AnyPgColumn => inviteCodes.id, {
+      onDelete: 'set null',
+    }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('users_username_unique').on(t.username),
+    uniqueIndex('users_email_lower_unique').on(sql`lower(${t.email})`),
+    check('users_username_format', sql`${t.username} ~ '^[a-z0-9.]{3,24}$'`),
+  ],
+)
+
+/** Server-side sessions; the cookie carries the id, the table keeps only its SHA-256. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    idHash: text('id_hash').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId), index('sessions_expires_idx').on(t.expiresAt)],
+)
+
+/**
+ * Welcome codes are single-use (`used_by_id` is set once); the club code (`reusable`) is the
+ * one from CLUB_INVITE_CODE and never records a single user.
+ */
+export const inviteCodes = pgTable(
+  'invite_codes',
+  {
+    id: serial('id').primaryKey(),
+    code: text('code').notNull(),
+    reusable: boolean('reusable').notNull().default(false),
+    createdById: integer('created_by_id').references(() => users.id, { onDelete: 'set null' }),
+    sentToEmail: text('sent_to_email'),
+    usedById: integer('used_by_id').references(() => users.id, { onDelete: 'set null' }),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('invite_codes_code_unique').on(t.code),
+    uniqueIndex('invite_codes_used_by_unique').on(t.usedById),
+    check('invite_codes_reusable_never_used', sql`not (${t.reusable} and ${t.usedAt} is not null)`),
+  ],
+)
+
+export const waitlistEntries = pgTable(
+  'waitlist_entries',
+  {
+    id: serial('id').primaryKey(),
+    email: text('email').notNull(),
+    how: text('how').notNull().default(''),
+    favoritePodcast: text('favorite_podcast').notNull().default(''),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('waitlist_email_lower_unique').on(sql`lower(${t.email})`)],
+)
+
+/** Reset tokens are stored as SHA-256 hashes, expire, and are used once. */
+export const passwordResetTokens = pgTable(
+  'password_reset_tokens',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('password_reset_tokens_hash_unique').on(t.tokenHash)],
+)
+
+/** Counters of rate-limiter-flexible's Drizzle store, shared by every app process. */
+export const rateLimits = pgTable('rate_limits', {
+  key: text('key').primaryKey(),
+  points: integer('points').notNull().default(0),
+  expire: timestamp('expire', { withTimezone: true }),
+})
+
+export { createdAt }

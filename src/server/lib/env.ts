@@ -1,0 +1,74 @@
+import { randomBytes } from 'node:crypto'
+import { z } from 'zod'
+
+const optionalText = z
+  .string()
+  .trim()
+  .transform((v) => (v === '' ? undefined : v))
+  .optional()
+
+const urlWithProtocols = (protocols: string[], example: string) =>
+  z
+    .string()
+    .trim()
+    .refine((v) => {
+      try {
+        return protocols.includes(new URL(v).protocol)
+      } catch {
+        return false
+      }
+    }, `must be a URL such as ${example}`)
+
+const optionalUrl = (protocols: string[], example: string) =>
+  z.preprocess((v) => (v === '' ? undefined : v), urlWithProtocols(protocols, example).optional())
+
+/** Every setting podclub reads, checked once at start. See `.env.example`. */
+export const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().trim().min(1).default('0.0.0.0'),
+  APP_URL: urlWithProtocols(['http:', 'https:'], 'https://podclub.example').default(
+    'http://localhost:3000',
+  ),
+  DATA_DIR: z.string().trim().min(1).default('./data'),
+  DATABASE_URL: optionalUrl(['postgres:', 'postgresql:'], 'postgres://user@host:5432/podclub'),
+  REDIS_URL: optionalUrl(['redis:', 'rediss:'], 'redis://127.0.0.1:6379'),
+  SMTP_URL: optionalUrl(['smtp:', 'smtps:'], 'smtp://user:pass@host:587'),
+  MAIL_FROM: z.string().trim().min(3).default('podclub <hello@podclub.local>'),
+  CONTACT_EMAIL: z.email().default('hello@podclub.local'),
+  CLUB_INVITE_CODE: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_-]{4,64}$/, 'must be 4 to 64 letters, digits, - or _')
+    .default('podclub'),
+  SESSION_SECRET: z
+    .string()
+    .min(32, 'must be at least 32 characters')
+    .optional()
+    .transform((v) => v ?? randomBytes(32).toString('hex')),
+  ZOOM_LINK: optionalUrl(['https:', 'http:'], 'https://zoom.us/j/123').transform((v) => v ?? ''),
+  ADMIN_USERNAME: z
+    .string()
+    .trim()
+    .regex(/^[a-z0-9.]{3,24}$/, 'must be 3 to 24 lowercase letters, digits or periods')
+    .default('admin'),
+  ADMIN_PASSWORD: z
+    .preprocess((v) => (v === '' ? undefined : v), z.string().min(8, 'must be at least 8 characters').optional()),
+  ADMIN_EMAIL: z.preprocess((v) => (v === '' ? undefined : v), z.email().optional()),
+  /** Behind a reverse proxy, take the client address from X-Forwarded-For (rate limits use it). */
+  TRUST_PROXY: optionalText.transform((v) => v === '1' || v === 'true'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DEMO: optionalText.transform((v) => v === '1' || v === 'true'),
+})
+
+export type Env = z.infer<typeof envSchema>
+
+export class EnvError extends Error {}
+
+/** Parses settings; throws an EnvError whose message names every bad setting. */
+export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
+  const result = envSchema.safeParse(source)
+  if (result.success) return result.data
+  const lines = result.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`)
+  throw new EnvError(`Invalid settings:\n${lines.join('\n')}`)
+}

@@ -1,0 +1,108 @@
+import { Redis } from 'ioredis'
+import pino from 'pino'
+import { buildApp } from './app'
+import { DataDirInUseError, openDatabase } from './db/client'
+import { bootstrap } from './features/auth/bootstrap'
+import { createOutboxWorker } from './features/mail/outbox.worker'
+import { createLogTransport, createSmtpTransport } from './features/mail/mail.transport'
+import { systemClock } from './lib/clock'
+import { EnvError, parseEnv } from './lib/env'
+
+/** Reads settings, opens the database, serves the page and the API, and closes cleanly. */
+async function main() {
+  let env
+  try {
+    env = parseEnv()
+  } catch (err) {
+    if (err instanceof EnvError) {
+      console.error(`podclub: ${err.message}`)
+      process.exit(1)
+    }
+    throw err
+  }
+  const log = pino({ level: env.LOG_LEVEL, base: { app: 'podclub' } })
+  const startedAt = performance.now()
+
+  let database
+  try {
+    database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR })
+  } catch (err) {
+    if (err instanceof DataDirInUseError) {
+      console.error(`podclub: ${err.message}`)
+      process.exit(1)
+    }
+    log.fatal({ err }, 'could not open the database')
+    process.exit(1)
+  }
+  const { db } = database
+  log.info({ engine: database.engine }, 'database ready, migrations applied')
+
+  const { createdAdmin, inviteLink } = await bootstrap(db, env)
+  if (createdAdmin) {
+    const lines = [
+      `Created super user "${createdAdmin.username}" <${createdAdmin.email}>.`,
+      createdAdmin.generatedPassword
+        ? `Its password, shown only this once: ${createdAdmin.generatedPassword}`
+        : 'Its password is the one in ADMIN_PASSWORD.',
+    ]
+    // Printed plainly (not only as a log line) so it is easy to read on first start.
+    process.stdout.write(`\n${lines.join('\n')}\n\n`)
+  }
+  process.stdout.write(`Invite link: ${inviteLink}\n`)
+
+  const redis = env.REDIS_URL
+    ? new Redis(env.REDIS_URL, { maxRetriesPerRequest: 2, enableOfflineQueue: false })
+    : undefined
+  const transport = env.SMTP_URL
+    ? createSmtpTransport(env.SMTP_URL)
+    : createLogTransport(log.child({ component: 'mail' }))
+  const outbox = createOutboxWorker({
+    db,
+    transport,
+    clock: systemClock,
+    from: env.MAIL_FROM,
+    log: log.child({ component: 'outbox' }),
+  })
+
+  const app = await buildApp(
+    { env, db, clock: systemClock, redis, wakeOutbox: () => outbox.wake() },
+    { loggerInstance: log, serveClient: true },
+  )
+  await app.listen({ port: env.PORT, host: env.HOST })
+  outbox.start()
+  log.info(
+    { url: env.APP_URL, startupMs: Math.round(performance.now() - startedAt) },
+    `podclub is listening on ${env.HOST}:${env.PORT}`,
+  )
+
+  let closing = false
+  const shutdown = async (signal: string) => {
+    if (closing) return
+    closing = true
+    log.info({ signal }, 'shutting down: finishing requests and the e-mail being sent')
+    const force = setTimeout(() => {
+      log.error('shutdown took longer than 25 s, exiting')
+      process.exit(1)
+    }, 25_000)
+    force.unref()
+    try {
+      await app.close()
+      await outbox.stop()
+      transport.close()
+      redis?.disconnect()
+      await database.close()
+      log.info('closed cleanly')
+      process.exit(0)
+    } catch (err) {
+      log.error({ err }, 'error while shutting down')
+      process.exit(1)
+    }
+  }
+  process.on('SIGTERM', () => void shutdown('SIGTERM'))
+  process.on('SIGINT', () => void shutdown('SIGINT'))
+}
+
+main().catch((err: unknown) => {
+  console.error('podclub: could not start:', err)
+  process.exit(1)
+})

@@ -1,0 +1,51 @@
+import { randomBytes } from 'node:crypto'
+import { mkdir, rm, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import pg from 'pg'
+import type { TestProject } from 'vitest/node'
+import { openMemoryPglite, openPostgres } from '../db/client'
+import { postgresUrlFor, TEMPLATE_DIR } from './test-db'
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    pgliteTemplateFile: string
+    postgresTemplateDb: string
+  }
+}
+
+/**
+ * Migrates one template per engine, once per run: each test file then clones it instead of
+ * migrating its own database (a fresh PGlite takes seconds to create). Names are unique per run,
+ * so two runs side by side don't trip over each other.
+ */
+export default async function setup(project: TestProject) {
+  const runId = `${process.pid}_${randomBytes(3).toString('hex')}`
+  // `test.env` reaches the test workers, not this hook: read the project's own setting.
+  if (project.config.env?.TEST_ENGINE === 'postgres') {
+    const adminUrl = process.env.TEST_DATABASE_URL!
+    const name = `podclub_tpl_${runId}`
+    const admin = new pg.Client({ connectionString: adminUrl })
+    await admin.connect()
+    await admin.query(`create database ${name}`)
+    await admin.end()
+    const template = await openPostgres(postgresUrlFor(adminUrl, name), { max: 1 })
+    await template.close()
+    project.provide('postgresTemplateDb', name)
+    return async () => {
+      const drop = new pg.Client({ connectionString: adminUrl })
+      await drop.connect()
+      await drop.query(`drop database if exists ${name} with (force)`)
+      await drop.end()
+    }
+  }
+  const database = await openMemoryPglite()
+  const dump = await database.client.dumpDataDir('gzip')
+  await database.close()
+  const file = path.join(TEMPLATE_DIR, `pglite-template-${runId}.tar.gz`)
+  await mkdir(TEMPLATE_DIR, { recursive: true })
+  await writeFile(file, Buffer.from(await dump.arrayBuffer()))
+  project.provide('pgliteTemplateFile', file)
+  return async () => {
+    await rm(file, { force: true })
+  }
+}

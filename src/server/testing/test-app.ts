@@ -1,0 +1,129 @@
+import type { LightMyRequestResponse } from 'fastify'
+import { type AppDeps, buildApp } from '../app'
+import type { Database } from '../db/client'
+import { users } from '../db/schema/index'
+import { createOutboxWorker } from '../features/mail/outbox.worker'
+import type { MailTransport, OutboundMessage } from '../features/mail/mail.transport'
+import { type Clock, systemClock } from '../lib/clock'
+import { type Env, parseEnv } from '../lib/env'
+import { hashPassword } from '../lib/passwords'
+import { createTestDatabase } from './test-db'
+
+export const TEST_ENV: Record<string, string> = {
+  NODE_ENV: 'test',
+  APP_URL: 'http://podclub.test',
+  SESSION_SECRET: 'test-secret-test-secret-test-secret-0123',
+  CLUB_INVITE_CODE: 'clubcode',
+  MAIL_FROM: 'podclub <hello@podclub.test>',
+}
+
+export type TestApp = Awaited<ReturnType<typeof buildTestApp>>
+
+/**
+ * The real app on a fresh migrated database, with the real outbox delivering to a capturing
+ * transport. `deliverMail()` runs the outbox once and returns what it sent.
+ */
+export async function buildTestApp(opts: { clock?: Clock; env?: Record<string, string>; database?: Database } = {}) {
+  const database = opts.database ?? (await createTestDatabase())
+  const env: Env = parseEnv({ ...TEST_ENV, ...opts.env })
+  const clock = opts.clock ?? systemClock
+  const sent: OutboundMessage[] = []
+  const transport: MailTransport = {
+    send: async (message) => {
+      sent.push(message)
+    },
+    close: () => {},
+  }
+  const silentLog = { info: () => {}, warn: () => {}, error: () => {}, debug: () => {} }
+  const outbox = createOutboxWorker({ db: database.db, transport, clock, from: env.MAIL_FROM, log: silentLog })
+  const deps: AppDeps = { env, db: database.db, clock, wakeOutbox: () => {} }
+  const app = await buildApp(deps)
+  await app.ready()
+  return {
+    app,
+    db: database.db,
+    env,
+    clock,
+    sent,
+    async deliverMail() {
+      const before = sent.length
+      await outbox.runOnce()
+      return sent.slice(before)
+    },
+    async close() {
+      await app.close()
+      if (!opts.database) await database.close()
+    },
+  }
+}
+
+let userSeq = 0
+/** Inserts a member directly (sign-up has its own tests); returns its credentials. */
+export async function createUser(
+  testApp: { db: TestApp['db'] },
+  overrides: Partial<{ username: string; email: string; password: string; isSuperuser: boolean; city: string }> = {},
+) {
+  userSeq += 1
+  const username = overrides.username ?? `member${userSeq}.${Math.floor(Math.random() * 1e6)}`
+  const password = overrides.password ?? 'correct horse battery'
+  const email = overrides.email ?? `${username}@example.com`
+  const [user] = await testApp.db
+    .insert(users)
+    .values({
+      username,
+      email,
+      passwordHash: await hashPassword(password),
+      isSuperuser: overrides.isSuperuser ?? false,
+      city: overrides.city ?? '',
+    })
+    .returning()
+  return { ...user!, password }
+}
+
+type InjectOptions = { method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'; body?: unknown; headers?: Record<string, string> }
+
+/**
+ * A browser-like client: keeps cookies between calls and sends the CSRF header the page would
+ * send (`csrf: false` leaves it out).
+ */
+export function createAgent(app: TestApp['app'], opts: { ip?: string } = {}) {
+  const jar = new Map<string, string>()
+  const remember = (res: LightMyRequestResponse) => {
+    for (const c of res.cookies) {
+      if (c.value === '' || (c.expires && c.expires.getTime() < Date.now())) jar.delete(c.name)
+      else jar.set(c.name, c.value)
+    }
+  }
+  const request = async (path: string, options: InjectOptions & { csrf?: boolean } = {}) => {
+    const method = options.method ?? 'GET'
+    if (method !== 'GET' && !jar.has('csrftoken') && options.csrf !== false) {
+      remember(await app.inject({ method: 'GET', url: '/api/v1/whoami/', remoteAddress: opts.ip }))
+    }
+    const headers: Record<string, string> = { ...options.headers }
+    if (jar.size > 0) headers.cookie = [...jar].map(([k, v]) => `${k}=${v}`).join('; ')
+    if (method !== 'GET' && options.csrf !== false && jar.has('csrftoken')) {
+      headers['x-csrftoken'] = jar.get('csrftoken')!
+    }
+    const res = await app.inject({
+      method,
+      url: path,
+      headers,
+      remoteAddress: opts.ip,
+      ...(options.body !== undefined ? { payload: options.body as object } : {}),
+    })
+    remember(res)
+    return res
+  }
+  return {
+    jar,
+    get: (path: string, o: Omit<InjectOptions, 'method' | 'body'> = {}) => request(path, { ...o, method: 'GET' }),
+    post: (path: string, body?: unknown, o: { csrf?: boolean; headers?: Record<string, string> } = {}) =>
+      request(path, { ...o, method: 'POST', body }),
+    request,
+    async login(username: string, password: string) {
+      const res = await request('/api/v1/login/', { method: 'POST', body: { username, password } })
+      if (res.statusCode !== 200) throw new Error(`login failed: ${res.statusCode} ${res.body}`)
+      return res
+    },
+  }
+}

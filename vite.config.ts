@@ -1,0 +1,27 @@
+import { fileURLToPath } from 'node:url'
+import tailwindcss from '@tailwindcss/vite'
+import react from '@vitejs/plugin-react'
+import { defineConfig } from 'vite'
+
+const src = (dir: string) => fileURLToPath(new URL(`./src/${dir}/`, import.meta.url))
+
+export default defineConfig({
+  root: 'src/client',
+  publicDir: fileURLToPath(new URL('./src/client/public', import.meta.url)),
+  plugins: [react(), tailwindcss()],
+  resolve: {
+    alias: [
+      { find: /^#contract\//, replacement: src('contract') },
+      { find: /^#client\//, replacement: src('client') },
+    ],
+  },
+  build: {
+    outDir: fileURLToPath(new URL('./dist/client', import.meta.url)),
+    emptyOutDir: true,
+    sourcemap: true,
+  },
+  server: {
+    port: 5173,
+    proxy: { '/api': 'http://127.0.0.1:3000', '/healthz': 'http://127.0.0.1:3000' },
+  },
+})
