@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url'
 import react from '@vitejs/plugin-react'
+import pg from 'pg'
 import { defineConfig } from 'vitest/config'
 
 const src = (dir: string) => fileURLToPath(new URL(`./src/${dir}/`, import.meta.url))
@@ -10,13 +11,27 @@ const alias = [
 ]
 const serverTests = ['src/server/**/*.test.ts', 'src/contract/**/*.test.ts']
 
-const postgresUrl = process.env.TEST_DATABASE_URL
-if (!postgresUrl) {
-  console.warn(
-    '\n[podclub] PostgreSQL suite skipped: TEST_DATABASE_URL is not set. ' +
-      'The server tests ran on PGlite only.\n',
-  )
+/** The PostgreSQL suite runs when TEST_DATABASE_URL is set and answers; otherwise it says why not. */
+async function reachablePostgres(): Promise<string | undefined> {
+  const url = process.env.TEST_DATABASE_URL
+  const skip = (why: string) => {
+    console.warn(`\n[podclub] PostgreSQL suite skipped: ${why}. The server tests run on PGlite only.\n`)
+    return undefined
+  }
+  if (!url) return skip('TEST_DATABASE_URL is not set')
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 })
+  try {
+    await client.connect()
+    await client.query('select 1')
+    return url
+  } catch (err) {
+    return skip(`cannot reach ${new URL(url).host} (${(err as Error).message})`)
+  } finally {
+    await client.end().catch(() => {})
+  }
 }
+
+const postgresUrl = await reachablePostgres()
 
 export default defineConfig({
   test: {
@@ -41,6 +56,8 @@ export default defineConfig({
                 name: 'server-postgres',
                 environment: 'node',
                 include: ['src/server/**/*.test.ts'],
+                // The data folder lock concerns PGlite alone.
+                exclude: ['src/server/db/client.test.ts'],
                 globalSetup: ['src/server/testing/global-setup.ts'],
                 setupFiles: ['src/server/testing/setup.ts'],
                 env: { TEST_ENGINE: 'postgres' },

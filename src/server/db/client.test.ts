@@ -8,8 +8,7 @@ import { DataDirInUseError, openPglite } from './client'
 
 const root = fileURLToPath(new URL('../../../', import.meta.url))
 
-// The lock concerns PGlite on a data folder only; the PostgreSQL project has nothing to add.
-describe.runIf(process.env.TEST_ENGINE !== 'postgres')('PGlite data folder lock', () => {
+describe('PGlite data folder lock', () => {
   const dirs: string[] = []
   afterAll(async () => {
     for (const dir of dirs) await rm(dir, { recursive: true, force: true })

@@ -1,0 +1,93 @@
+import { desc, eq, sql } from 'drizzle-orm'
+import type { Db, Tx } from '../../db/client'
+import { outboxAttempts, outboxMessages } from '../../db/schema/index'
+
+export type OutgoingMail = {
+  to: string
+  subject: string
+  text: string
+  html?: string
+  /** What the message is about (`password-reset`, `reminder-1d`...), for logs and queries. */
+  kind: string
+}
+
+/**
+ * Due at once whatever the clocks say. The worker compares `next_attempt_at` with its own
+ * (injectable) clock, and the database's now() may be ahead of it, in tests with a fixed clock
+ * or with a bit of skew between hosts.
+ */
+const DUE_NOW = new Date(0)
+
+/**
+ * Puts mail in the outbox; the worker delivers it. Pass the transaction of the change that
+ * causes the mail: if it rolls back, the mail is never sent, and once it commits, the mail
+ * survives a crash. Returns the ids of the new outbox rows, in input order.
+ */
+export async function enqueueMail(
+  db: Db | Tx,
+  mail: OutgoingMail | OutgoingMail[],
+): Promise<number[]> {
+  const list = Array.isArray(mail) ? mail : [mail]
+  if (list.length === 0) return []
+  const rows = await db
+    .insert(outboxMessages)
+    .values(
+      list.map((m) => ({
+        toAddress: m.to,
+        subject: m.subject,
+        textBody: m.text,
+        htmlBody: m.html ?? null,
+        kind: m.kind,
+        nextAttemptAt: DUE_NOW,
+      })),
+    )
+    .returning({ id: outboxMessages.id })
+  return rows.map((r) => r.id)
+}
+
+export type EmailActivity = {
+  /** When the latest delivery attempt happened (ISO 8601). */
+  date_created: string
+  email: string
+  subject: string
+  /** Delivered. False for a message that gave up, or whose latest attempt failed. */
+  success: boolean
+}
+
+/**
+ * The control panel's "Recent email activity": one row per message that has been tried at
+ * least once, newest attempt first. A message still waiting for a retry shows as not (yet)
+ * successful; messages never tried yet are left out, as there is nothing to report on them.
+ */
+export async function listEmailActivity(db: Db, limit = 50): Promise<EmailActivity[]> {
+  const lastAttempt = db
+    .select({
+      messageId: outboxAttempts.messageId,
+      attemptedAt: sql<Date>`max(${outboxAttempts.attemptedAt})`
+        .mapWith(outboxAttempts.attemptedAt)
+        .as('attempted_at'),
+    })
+    .from(outboxAttempts)
+    .groupBy(outboxAttempts.messageId)
+    .as('last_attempt')
+
+  const rows = await db
+    .select({
+      id: outboxMessages.id,
+      email: outboxMessages.toAddress,
+      subject: outboxMessages.subject,
+      status: outboxMessages.status,
+      attemptedAt: lastAttempt.attemptedAt,
+    })
+    .from(outboxMessages)
+    .innerJoin(lastAttempt, eq(lastAttempt.messageId, outboxMessages.id))
+    .orderBy(desc(lastAttempt.attemptedAt), desc(outboxMessages.id))
+    .limit(limit)
+
+  return rows.map((r) => ({
+    date_created: r.attemptedAt.toISOString(),
+    email: r.email,
+    subject: r.subject,
+    success: r.status === 'delivered',
+  }))
+}

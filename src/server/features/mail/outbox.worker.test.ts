@@ -1,0 +1,365 @@
+import { eq } from 'drizzle-orm'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import type { Database, Db } from '../../db/client'
+import { outboxAttempts, outboxMessages } from '../../db/schema/index'
+import { fixedClock } from '../../lib/clock'
+import { startTestSmtp, type TestSmtp } from '../../testing/smtp'
+import { createTestDatabase } from '../../testing/test-db'
+import { enqueueMail, listEmailActivity, type OutgoingMail } from './mail.service'
+import { createLogTransport, createSmtpTransport, type MailTransport } from './mail.transport'
+import { createOutboxWorker, retryDelayMs, type OutboxWorkerDeps } from './outbox.worker'
+
+const START = '2030-03-01T09:00:00.000Z'
+const clock = fixedClock(START)
+
+let database: Database
+let db: Db
+let smtp: TestSmtp
+let transport: MailTransport
+
+function makeLog() {
+  const entries: Array<{ level: 'info' | 'warn' | 'error'; obj: object; msg: string }> = []
+  return {
+    entries,
+    info: (obj: object, msg: string) => void entries.push({ level: 'info', obj, msg }),
+    warn: (obj: object, msg: string) => void entries.push({ level: 'warn', obj, msg }),
+    error: (obj: object, msg: string) => void entries.push({ level: 'error', obj, msg }),
+  }
+}
+
+function worker(overrides: Partial<OutboxWorkerDeps> = {}) {
+  return createOutboxWorker({
+    db,
+    transport,
+    clock,
+    from: 'podclub <noreply@podclub.test>',
+    log: makeLog(),
+    ...overrides,
+  })
+}
+
+function mail(subject: string, overrides: Partial<OutgoingMail> = {}): OutgoingMail {
+  return { to: 'ada@example.org', subject, text: `Body of ${subject}`, kind: 'test', ...overrides }
+}
+
+async function row(id: number) {
+  const [found] = await db.select().from(outboxMessages).where(eq(outboxMessages.id, id))
+  if (!found) throw new Error(`no outbox message ${id}`)
+  return found
+}
+
+async function attemptsOf(id: number) {
+  return db
+    .select()
+    .from(outboxAttempts)
+    .where(eq(outboxAttempts.messageId, id))
+    .orderBy(outboxAttempts.id)
+}
+
+/** Wraps the real SMTP transport so that a send starts, then waits for the test to let it go. */
+function gatedTransport() {
+  let markStarted!: () => void
+  const started = new Promise<void>((resolve) => (markStarted = resolve))
+  let release!: () => void
+  const gate = new Promise<void>((resolve) => (release = resolve))
+  const gated: MailTransport = {
+    async send(msg) {
+      markStarted()
+      await gate
+      await transport.send(msg)
+    },
+    close() {},
+  }
+  return { transport: gated, started, release }
+}
+
+/** Simulates an SMTP outage and the server coming back on the same address. */
+async function smtpDown(): Promise<() => Promise<void>> {
+  const port = smtp.port
+  await smtp.stop()
+  return async () => {
+    smtp = await startTestSmtp({ port })
+  }
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase()
+  db = database.db
+  smtp = await startTestSmtp()
+  transport = createSmtpTransport(smtp.url)
+})
+
+afterAll(async () => {
+  transport?.close()
+  await smtp?.stop()
+  await database?.close()
+})
+
+beforeEach(async () => {
+  await db.delete(outboxMessages)
+  smtp.messages.length = 0
+  clock.set(START)
+})
+
+describe('outbox worker', () => {
+  it('delivers committed mail through SMTP with a stable Message-ID', async () => {
+    const [id] = await enqueueMail(db, mail('Welcome to podclub'))
+
+    const result = await worker().runOnce()
+
+    expect(result).toEqual({ delivered: 1, retried: 0, failed: 0 })
+    const received = await smtp.waitFor((m) => m.subject === 'Welcome to podclub')
+    expect(received.to).toEqual(['ada@example.org'])
+    expect(received.from).toBe('noreply@podclub.test')
+    expect(received.text.trim()).toBe('Body of Welcome to podclub')
+    expect(received.messageId).toBe(`<outbox-${id}@podclub.test>`)
+    const delivered = await row(id!)
+    expect(delivered.status).toBe('delivered')
+    expect(delivered.attempts).toBe(1)
+    expect(delivered.deliveredAt?.toISOString()).toBe(START)
+    expect(delivered.lockedUntil).toBeNull()
+    expect((await attemptsOf(id!)).map((a) => a.success)).toEqual([true])
+  })
+
+  it('never sends mail enqueued in a transaction that rolls back', async () => {
+    await expect(
+      db.transaction(async (tx) => {
+        await enqueueMail(tx, mail('Rolled back'))
+        throw new Error('the change failed')
+      }),
+    ).rejects.toThrow('the change failed')
+    await db.transaction(async (tx) => {
+      await enqueueMail(tx, mail('Committed'))
+    })
+
+    const result = await worker().runOnce()
+
+    expect(result).toEqual({ delivered: 1, retried: 0, failed: 0 })
+    expect(smtp.messages.map((m) => m.subject)).toEqual(['Committed'])
+    expect(await db.select().from(outboxMessages)).toHaveLength(1)
+  })
+
+  it('keeps mail while SMTP is down and delivers it once after the backoff', async () => {
+    const [id] = await enqueueMail(db, mail('Reset your password'))
+    const smtpBack = await smtpDown()
+    const w = worker()
+
+    expect(await w.runOnce()).toEqual({ delivered: 0, retried: 1, failed: 0 })
+    const waiting = await row(id!)
+    expect(waiting.status).toBe('pending')
+    expect(waiting.attempts).toBe(1)
+    expect(waiting.nextAttemptAt.getTime()).toBe(new Date(START).getTime() + 30_000)
+    expect(waiting.lastError).toMatch(/ECONNREFUSED|connect/i)
+    expect(await attemptsOf(id!)).toMatchObject([{ success: false }])
+
+    await smtpBack()
+    // Back up, but the retry isn't due yet.
+    expect(await w.runOnce()).toEqual({ delivered: 0, retried: 0, failed: 0 })
+    expect(smtp.messages).toHaveLength(0)
+
+    clock.advance(30_000)
+    expect(await w.runOnce()).toEqual({ delivered: 1, retried: 0, failed: 0 })
+    clock.advance(60 * 60_000)
+    expect(await w.runOnce()).toEqual({ delivered: 0, retried: 0, failed: 0 })
+
+    expect(smtp.messages.map((m) => m.subject)).toEqual(['Reset your password'])
+    const delivered = await row(id!)
+    expect(delivered.status).toBe('delivered')
+    expect(delivered.attempts).toBe(2)
+    expect((await attemptsOf(id!)).map((a) => a.success)).toEqual([false, true])
+  })
+
+  it('delivers pending mail after a restart, and delivered mail is not sent again', async () => {
+    await enqueueMail(db, [mail('First'), mail('Second'), mail('Third')])
+    const before = worker({ batchSize: 1 })
+    expect(await before.runOnce()).toEqual({ delivered: 1, retried: 0, failed: 0 })
+    await before.stop()
+
+    const after = worker()
+    expect(await after.runOnce()).toEqual({ delivered: 2, retried: 0, failed: 0 })
+    expect(await after.runOnce()).toEqual({ delivered: 0, retried: 0, failed: 0 })
+
+    expect(smtp.messages.map((m) => m.subject)).toEqual(['First', 'Second', 'Third'])
+  })
+
+  it('takes over a message left in sending by a process that died, once its lock expires', async () => {
+    const [id] = await enqueueMail(db, mail('Orphaned'))
+    const lockMs = 60_000
+    await db
+      .update(outboxMessages)
+      .set({ status: 'sending', lockedUntil: new Date(new Date(START).getTime() + lockMs) })
+      .where(eq(outboxMessages.id, id!))
+    const w = worker({ lockMs })
+
+    expect(await w.runOnce()).toEqual({ delivered: 0, retried: 0, failed: 0 })
+    expect(smtp.messages).toHaveLength(0)
+
+    clock.advance(lockMs + 1)
+    expect(await w.runOnce()).toEqual({ delivered: 1, retried: 0, failed: 0 })
+    const received = await smtp.waitFor((m) => m.subject === 'Orphaned')
+    // The same Message-ID the dead process would have used, so a receiver can drop a duplicate.
+    expect(received.messageId).toBe(`<outbox-${id}@podclub.test>`)
+    expect((await row(id!)).status).toBe('delivered')
+  })
+
+  it('does not record over a worker that took the message over while the first one hung', async () => {
+    const lockMs = 60_000
+    const [id] = await enqueueMail(db, mail('Slow'))
+    const first = gatedTransport()
+    const firstRun = worker({ transport: first.transport, lockMs }).runOnce()
+    await first.started
+
+    // The first worker looks dead: its lock runs out and a second one takes over, then hangs too.
+    clock.advance(lockMs + 1)
+    const second = gatedTransport()
+    const secondRun = worker({ transport: second.transport, lockMs }).runOnce()
+    await second.started
+
+    // Both sends go through (that much is unavoidable), but only the owner marks the message.
+    first.release()
+    expect(await firstRun).toEqual({ delivered: 0, retried: 0, failed: 0 })
+    expect((await row(id!)).status).toBe('sending')
+    second.release()
+    expect(await secondRun).toEqual({ delivered: 1, retried: 0, failed: 0 })
+
+    const delivered = await row(id!)
+    expect(delivered.status).toBe('delivered')
+    expect(delivered.attempts).toBe(1)
+    expect(await attemptsOf(id!)).toHaveLength(1)
+    const ids = new Set(smtp.messages.map((m) => m.messageId))
+    expect(ids).toEqual(new Set([`<outbox-${id}@podclub.test>`]))
+  })
+
+  it('delivers each message exactly once when two workers run at the same time', async () => {
+    const subjects = Array.from({ length: 15 }, (_, i) => `Notice ${i + 1}`)
+    await enqueueMail(
+      db,
+      subjects.map((s) => mail(s)),
+    )
+    const a = worker({ batchSize: 3 })
+    const b = worker({ batchSize: 3 })
+
+    let delivered = 0
+    for (let round = 0; round < 20; round++) {
+      const [ra, rb] = await Promise.all([a.runOnce(), b.runOnce()])
+      if (ra.delivered + rb.delivered === 0) break
+      delivered += ra.delivered + rb.delivered
+    }
+
+    expect(delivered).toBe(15)
+    expect(smtp.messages.map((m) => m.subject).sort()).toEqual([...subjects].sort())
+    expect(await db.select().from(outboxAttempts)).toHaveLength(15)
+    const statuses = await db.select({ status: outboxMessages.status }).from(outboxMessages)
+    expect(statuses.every((s) => s.status === 'delivered')).toBe(true)
+  })
+
+  it('marks a message failed after maxAttempts, and the activity shows both outcomes', async () => {
+    const [failingId] = await enqueueMail(db, mail('Never arrives', { to: 'gone@example.org' }))
+    const smtpBack = await smtpDown()
+    const log = makeLog()
+    const w = worker({ maxAttempts: 3, log })
+
+    expect(await w.runOnce()).toEqual({ delivered: 0, retried: 1, failed: 0 })
+    clock.advance(retryDelayMs(1))
+    expect(await w.runOnce()).toEqual({ delivered: 0, retried: 1, failed: 0 })
+    clock.advance(retryDelayMs(2))
+    const failedAt = clock.now().toISOString()
+    expect(await w.runOnce()).toEqual({ delivered: 0, retried: 0, failed: 1 })
+
+    const failed = await row(failingId!)
+    expect(failed.status).toBe('failed')
+    expect(failed.attempts).toBe(3)
+    expect((await attemptsOf(failingId!)).map((a) => a.success)).toEqual([false, false, false])
+    expect(log.entries.filter((e) => e.level === 'error')).toHaveLength(1)
+
+    await smtpBack()
+    await enqueueMail(db, mail('Arrives', { to: 'bob@example.org' }))
+    clock.advance(60 * 60_000)
+    const deliveredAt = clock.now().toISOString()
+    // The failed message stays failed: only the new one goes out.
+    expect(await w.runOnce()).toEqual({ delivered: 1, retried: 0, failed: 0 })
+    expect(smtp.messages.map((m) => m.subject)).toEqual(['Arrives'])
+
+    expect(await listEmailActivity(db)).toEqual([
+      { date_created: deliveredAt, email: 'bob@example.org', subject: 'Arrives', success: true },
+      {
+        date_created: failedAt,
+        email: 'gone@example.org',
+        subject: 'Never arrives',
+        success: false,
+      },
+    ])
+  })
+
+  it('stop() resolves only after the e-mail being sent is delivered', async () => {
+    const slow = gatedTransport()
+    const [firstId, secondId] = await enqueueMail(db, [mail('In flight'), mail('Next in batch')])
+    const w = worker({ transport: slow.transport })
+
+    w.start(10)
+    await slow.started
+    let hasStopped = false
+    const stopping = w.stop().then(() => {
+      hasStopped = true
+    })
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(hasStopped).toBe(false)
+
+    slow.release()
+    await stopping
+    expect(smtp.messages.map((m) => m.subject)).toEqual(['In flight'])
+    expect((await row(firstId!)).status).toBe('delivered')
+    // The rest of the batch is handed back, not left locked for five minutes.
+    const handedBack = await row(secondId!)
+    expect(handedBack.status).toBe('pending')
+    expect(handedBack.lockedUntil).toBeNull()
+
+    // A stopped worker sends nothing more; the next process picks the message up.
+    expect(await w.runOnce()).toEqual({ delivered: 0, retried: 0, failed: 0 })
+    expect(await worker().runOnce()).toEqual({ delivered: 1, retried: 0, failed: 0 })
+    expect(smtp.messages.map((m) => m.subject)).toEqual(['In flight', 'Next in batch'])
+  })
+
+  it('delivers on its own once started, and wake() brings the next run forward', async () => {
+    const w = worker()
+    w.start(60_000)
+    try {
+      // Let the first (empty) run pass, so the next one is a minute away.
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      await enqueueMail(db, mail('Woken up'))
+      w.wake()
+      const received = await smtp.waitFor((m) => m.subject === 'Woken up', 5_000)
+      expect(received.to).toEqual(['ada@example.org'])
+    } finally {
+      await w.stop()
+    }
+  })
+
+  it('keeps long links and non-ASCII text intact through the real SMTP path', async () => {
+    const link = `https://podclub.example/reset-password?token=${'a1b2c3d4'.repeat(12)}&uid=42`
+    await enqueueMail(
+      db,
+      mail('Café ☕: réinitialiser', { text: `Hello Zoë,\n\nReset your password:\n${link}\n` }),
+    )
+
+    await worker().runOnce()
+
+    const received = await smtp.waitFor((m) => m.subject === 'Café ☕: réinitialiser')
+    expect(received.text).toContain(`Hello Zoë,`)
+    expect(received.text).toContain(link)
+  })
+
+  it('writes the whole text to the log when there is no SMTP server', async () => {
+    const serverLog = makeLog()
+    await enqueueMail(db, mail('Reset', { text: 'Open https://podclub.example/reset?token=xyz' }))
+
+    const result = await worker({ transport: createLogTransport(serverLog) }).runOnce()
+
+    expect(result).toEqual({ delivered: 1, retried: 0, failed: 0 })
+    expect(serverLog.entries).toHaveLength(1)
+    expect(JSON.stringify(serverLog.entries[0]!.obj)).toContain(
+      'https://podclub.example/reset?token=xyz',
+    )
+    expect(smtp.messages).toHaveLength(0)
+  })
+})

@@ -1,0 +1,308 @@
+import { and, asc, eq, inArray, lt, lte, or } from 'drizzle-orm'
+import type { Db } from '../../db/client'
+import { outboxAttempts, outboxMessages } from '../../db/schema/index'
+import type { Clock } from '../../lib/clock'
+import type { MailTransport } from './mail.transport'
+
+type Logger = {
+  info: (obj: object, msg: string) => void
+  warn: (obj: object, msg: string) => void
+  error: (obj: object, msg: string) => void
+}
+
+export type OutboxWorkerDeps = {
+  db: Db
+  transport: MailTransport
+  clock: Clock
+  /** The From header, `podclub <noreply@example.org>`; its domain also names the Message-IDs. */
+  from: string
+  log: Logger
+  /** Messages claimed per run. Default 10. */
+  batchSize?: number
+  /** Attempts before a message is marked failed. Default 8, about an hour of retries. */
+  maxAttempts?: number
+  /**
+   * How long a claim holds before another process may take the message over, on the assumption
+   * that the claimer died. Renewed before each send, so it only has to outlast one send (the
+   * SMTP transport gives up within a minute). Default 5 minutes.
+   */
+  lockMs?: number
+}
+
+export type OutboxRunResult = { delivered: number; retried: number; failed: number }
+
+export type OutboxWorker = {
+  /** Claims one batch of due messages and tries each once. Runs of one worker never overlap. */
+  runOnce(): Promise<OutboxRunResult>
+  /** Runs every `intervalMs` (default 2000) until stop(). */
+  start(intervalMs?: number): void
+  /** Asks for a run soon, for a caller that just enqueued mail. Does nothing unless started. */
+  wake(): void
+  /**
+   * Stops the timer and resolves once the message being sent is settled. The rest of the batch
+   * is handed back unsent, for the next process. A stopped worker sends nothing more.
+   */
+  stop(): Promise<void>
+}
+
+const BACKOFF_BASE_MS = 30_000
+const BACKOFF_CAP_MS = 60 * 60_000
+
+/** Wait before the next try, after `attempts` failed ones: 30 s, 1 min, 2 min... at most 1 h. */
+export function retryDelayMs(attempts: number): number {
+  return Math.min(BACKOFF_BASE_MS * 2 ** Math.max(0, attempts - 1), BACKOFF_CAP_MS)
+}
+
+export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
+  const { db, transport, clock, from, log } = deps
+  const batchSize = deps.batchSize ?? 10
+  const maxAttempts = deps.maxAttempts ?? 8
+  const lockMs = deps.lockMs ?? 5 * 60_000
+  const messageIdDomain = domainOf(from)
+
+  let stopped = false
+  let timer: NodeJS.Timeout | undefined
+  let intervalMs = 2_000
+  let started = false
+  // Every run chains onto the previous one: this is what "never overlapping" rests on, and what
+  // stop() waits for.
+  let tail: Promise<unknown> = Promise.resolve()
+  let running = false
+  let wakeRequested = false
+
+  type Claimed = typeof outboxMessages.$inferSelect
+
+  async function claimBatch(now: Date): Promise<Claimed[]> {
+    const due = db
+      .select({ id: outboxMessages.id })
+      .from(outboxMessages)
+      .where(
+        or(
+          and(eq(outboxMessages.status, 'pending'), lte(outboxMessages.nextAttemptAt, now)),
+          // A claim whose lock ran out belongs to a process that died mid-send: take it over.
+          and(eq(outboxMessages.status, 'sending'), lt(outboxMessages.lockedUntil, now)),
+        ),
+      )
+      .orderBy(asc(outboxMessages.id))
+      .limit(batchSize)
+      // Other processes skip what we lock here instead of waiting, then claiming it again.
+      .for('update', { skipLocked: true })
+
+    const rows = await db
+      .update(outboxMessages)
+      .set({ status: 'sending', lockedUntil: new Date(now.getTime() + lockMs) })
+      .where(inArray(outboxMessages.id, due))
+      .returning()
+    return rows.sort((a, b) => a.id - b.id)
+  }
+
+  /**
+   * Our claim is identified by the exact `locked_until` we wrote: if another process took the
+   * message over after our lock ran out, it wrote its own, and our updates no longer match.
+   */
+  function ours(id: number, lockedUntil: Date) {
+    return and(
+      eq(outboxMessages.id, id),
+      eq(outboxMessages.status, 'sending'),
+      eq(outboxMessages.lockedUntil, lockedUntil),
+    )
+  }
+
+  /** Extends our lock just before sending; undefined when the message is no longer ours. */
+  async function renewLock(msg: Claimed, lockedUntil: Date): Promise<Date | undefined> {
+    const renewed = new Date(clock.now().getTime() + lockMs)
+    const rows = await db
+      .update(outboxMessages)
+      .set({ lockedUntil: renewed })
+      .where(ours(msg.id, lockedUntil))
+      .returning({ id: outboxMessages.id })
+    return rows.length > 0 ? renewed : undefined
+  }
+
+  async function release(msgs: Claimed[], lockedUntil: Date): Promise<void> {
+    for (const msg of msgs) {
+      await db
+        .update(outboxMessages)
+        .set({ status: 'pending', lockedUntil: null })
+        .where(ours(msg.id, lockedUntil))
+    }
+  }
+
+  async function recordSuccess(msg: Claimed, lockedUntil: Date): Promise<boolean> {
+    const now = clock.now()
+    return db.transaction(async (tx) => {
+      const rows = await tx
+        .update(outboxMessages)
+        .set({
+          status: 'delivered',
+          deliveredAt: now,
+          attempts: msg.attempts + 1,
+          lockedUntil: null,
+          lastError: null,
+        })
+        .where(ours(msg.id, lockedUntil))
+        .returning({ id: outboxMessages.id })
+      if (rows.length === 0) return false
+      await tx.insert(outboxAttempts).values({ messageId: msg.id, success: true, attemptedAt: now })
+      return true
+    })
+  }
+
+  async function recordFailure(
+    msg: Claimed,
+    lockedUntil: Date,
+    error: string,
+  ): Promise<'retried' | 'failed' | 'lost'> {
+    const now = clock.now()
+    const attempts = msg.attempts + 1
+    const givesUp = attempts >= maxAttempts
+    return db.transaction(async (tx) => {
+      const rows = await tx
+        .update(outboxMessages)
+        .set({
+          status: givesUp ? 'failed' : 'pending',
+          attempts,
+          lastError: error,
+          lockedUntil: null,
+          ...(givesUp ? {} : { nextAttemptAt: new Date(now.getTime() + retryDelayMs(attempts)) }),
+        })
+        .where(ours(msg.id, lockedUntil))
+        .returning({ id: outboxMessages.id })
+      if (rows.length === 0) return 'lost' as const
+      await tx
+        .insert(outboxAttempts)
+        .values({ messageId: msg.id, success: false, error, attemptedAt: now })
+      return givesUp ? ('failed' as const) : ('retried' as const)
+    })
+  }
+
+  async function processBatch(): Promise<OutboxRunResult> {
+    const result: OutboxRunResult = { delivered: 0, retried: 0, failed: 0 }
+    if (stopped) return result
+    const batch = await claimBatch(clock.now())
+
+    for (const [index, msg] of batch.entries()) {
+      const claimedUntil = msg.lockedUntil!
+      if (stopped) {
+        await release(batch.slice(index), claimedUntil)
+        break
+      }
+      const lockedUntil = await renewLock(msg, claimedUntil)
+      if (!lockedUntil) {
+        log.warn({ outboxId: msg.id }, 'outbox: message taken over by another worker, skipped')
+        continue
+      }
+
+      let sendError: unknown
+      try {
+        await transport.send({
+          from,
+          to: msg.toAddress,
+          subject: msg.subject,
+          text: msg.textBody,
+          ...(msg.htmlBody === null ? {} : { html: msg.htmlBody }),
+          messageId: `<outbox-${msg.id}@${messageIdDomain}>`,
+        })
+      } catch (err) {
+        sendError = err ?? new Error('unknown error')
+      }
+
+      if (sendError === undefined) {
+        if (await recordSuccess(msg, lockedUntil)) {
+          result.delivered++
+          log.info({ outboxId: msg.id, kind: msg.kind }, 'outbox: e-mail delivered')
+        } else {
+          log.warn({ outboxId: msg.id }, 'outbox: delivered, but the claim was lost meanwhile')
+        }
+        continue
+      }
+
+      const error = describeError(sendError)
+      const outcome = await recordFailure(msg, lockedUntil, error)
+      const fields = { outboxId: msg.id, kind: msg.kind, attempt: msg.attempts + 1, error }
+      if (outcome === 'retried') {
+        result.retried++
+        log.warn(fields, 'outbox: sending failed, will retry')
+      } else if (outcome === 'failed') {
+        result.failed++
+        log.error(fields, 'outbox: sending failed for good')
+      } else {
+        log.warn(fields, 'outbox: sending failed, and the claim was lost meanwhile')
+      }
+    }
+    return result
+  }
+
+  function runOnce(): Promise<OutboxRunResult> {
+    const run = tail.then(async () => {
+      running = true
+      try {
+        return await processBatch()
+      } finally {
+        running = false
+      }
+    })
+    tail = run.catch(() => {})
+    return run
+  }
+
+  function schedule(delayMs: number) {
+    if (!started || stopped) return
+    clearTimeout(timer)
+    timer = setTimeout(tick, delayMs)
+    timer.unref()
+  }
+
+  async function tick() {
+    timer = undefined
+    wakeRequested = false
+    try {
+      const result = await runOnce()
+      // A full batch suggests more is due: carry on without waiting for the interval.
+      const busy = result.delivered + result.retried + result.failed >= batchSize
+      schedule(busy || wakeRequested ? 0 : intervalMs)
+    } catch (err) {
+      log.error({ err }, 'outbox: run failed')
+      schedule(intervalMs)
+    }
+  }
+
+  return {
+    runOnce,
+    start(every = 2_000) {
+      if (started && !stopped) return
+      intervalMs = every
+      started = true
+      stopped = false
+      schedule(0)
+    },
+    wake() {
+      if (!started || stopped) return
+      if (running) wakeRequested = true
+      else if (timer) schedule(0)
+    },
+    async stop() {
+      stopped = true
+      clearTimeout(timer)
+      timer = undefined
+      await tail
+    },
+  }
+}
+
+function domainOf(address: string): string {
+  const match = /@([^\s>]+)\s*>?\s*$/.exec(address)
+  return match ? match[1]!.toLowerCase() : 'podclub.invalid'
+}
+
+/**
+ * What goes into `last_error` and the log: the message and SMTP reply, never credentials. A
+ * connection error can quote the URL it was given, so user info in URLs is masked.
+ */
+function describeError(err: unknown): string {
+  const base = err instanceof Error ? err.message : String(err)
+  const response = (err as { response?: unknown } | null)?.response
+  const text =
+    typeof response === 'string' && !base.includes(response) ? `${base} (${response})` : base
+  return text.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/@\s]*@/gi, '$1***@').slice(0, 500)
+}
