@@ -3,6 +3,7 @@ import pino from 'pino'
 import { buildApp } from './app'
 import { DataDirInUseError, openDatabase } from './db/client'
 import { bootstrap } from './features/auth/bootstrap'
+import { DEMO_PASSWORD, seedDemo } from './features/demo/demo.seed'
 import { createOutboxWorker } from './features/mail/outbox.worker'
 import { createLogTransport, createSmtpTransport } from './features/mail/mail.transport'
 import { systemClock } from './lib/clock'
@@ -49,6 +50,14 @@ async function main() {
     process.stdout.write(`\n${lines.join('\n')}\n\n`)
   }
   process.stdout.write(`Invite link: ${inviteLink}\n`)
+  if (env.DEMO) {
+    const { seeded } = await seedDemo(db, systemClock)
+    process.stdout.write(
+      seeded
+        ? `Demo data loaded. Sample members (maya.r, jon.b, priya, ...) log in with "${DEMO_PASSWORD}".\n`
+        : 'Demo mode: the database already has podclubs, so no sample data was added.\n',
+    )
+  }
 
   const redis = env.REDIS_URL
     ? new Redis(env.REDIS_URL, { maxRetriesPerRequest: 2, enableOfflineQueue: false })

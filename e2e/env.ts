@@ -1,0 +1,10 @@
+import { E2E_PORT } from '../playwright.config'
+
+/** Settings shared by the server the run starts and the specs that talk to it. */
+export const e2e = {
+  port: E2E_PORT,
+  baseUrl: `http://127.0.0.1:${E2E_PORT}`,
+  inboxUrl: `http://127.0.0.1:${E2E_PORT + 1}/messages`,
+  admin: { username: 'admin', password: 'admin-password-e2e', email: 'admin@podclub.test' },
+  clubCode: 'e2eclub',
+}

@@ -1,0 +1,68 @@
+import { type APIRequestContext, test as base, expect, type Page } from '@playwright/test'
+import { e2e } from './env'
+
+export type Mail = { to: string[]; from: string; subject: string; text: string }
+
+/** Mail the server sent through SMTP during this run. */
+export async function readInbox(): Promise<Mail[]> {
+  return (await fetch(e2e.inboxUrl)).json() as Promise<Mail[]>
+}
+
+export async function waitForMail(predicate: (m: Mail) => boolean, timeoutMs = 15_000): Promise<Mail> {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    const found = (await readInbox()).find(predicate)
+    if (found) return found
+    await new Promise((r) => setTimeout(r, 250))
+  }
+  throw new Error('no matching mail arrived')
+}
+
+let seq = 0
+export type Member = { username: string; email: string; password: string }
+
+/** Signs a new member up through the API with the club code, as the register screen would. */
+export async function createMember(request: APIRequestContext): Promise<Member> {
+  seq += 1
+  const username = `e2e.${Date.now().toString(36)}.${seq}`
+  const member = { username, email: `${username}@example.com`, password: 'password-e2e-1' }
+  await request.get('/api/v1/whoami/')
+  const { cookies } = await request.storageState()
+  const csrf = cookies.find((c) => c.name === 'csrftoken')!.value
+  const res = await request.post('/api/v1/signup/', {
+    headers: { 'X-CSRFToken': csrf },
+    data: { ...member, inviteCode: e2e.clubCode, city: 'Brooklyn', source: 'e2e' },
+  })
+  expect(res.status(), await res.text()).toBe(201)
+  // Leave the API context logged out: the browser logs in on its own.
+  await request.dispose()
+  return member
+}
+
+/** Logs in through the login screen. */
+export async function loginThroughPage(page: Page, username: string, password: string) {
+  await page.goto('/login')
+  await page.getByLabel('Username').fill(username)
+  await page.getByLabel('Password').fill(password)
+  await page.getByRole('button', { name: /log ?in/i }).click()
+  await expect(page).toHaveURL(/\/home/)
+}
+
+/** Fails a spec on any error the page logs, so a broken screen can't pass quietly. */
+export const test = base.extend<{ pageErrors: string[] }>({
+  pageErrors: [
+    async ({ page }, use) => {
+      const errors: string[] = []
+      page.on('pageerror', (err) => errors.push(err.message))
+      page.on('console', (msg) => {
+        // Chromium also logs every 4xx answer as an error; those are expected in refusal tests.
+        if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource'))
+          errors.push(msg.text())
+      })
+      await use(errors)
+      expect(errors, 'errors in the page').toEqual([])
+    },
+    { auto: true },
+  ],
+})
+export { expect }

@@ -1,0 +1,70 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { createServer } from 'node:http'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { startTestSmtp } from '../src/server/testing/smtp'
+import { e2e } from './env'
+
+async function waitForReady(url: string, server: ChildProcess, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) throw new Error(`the podclub server exited with ${server.exitCode}`)
+    try {
+      if ((await fetch(url)).ok) return
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250))
+  }
+  throw new Error(`the podclub server was not ready within ${timeoutMs} ms`)
+}
+
+/**
+ * One real server for the whole run, as `npm start` runs it (built page, PGlite in a fresh
+ * folder), sending its mail to a real SMTP server started here. Specs read that mail from a
+ * small JSON inbox.
+ */
+export default async function globalSetup() {
+  if (process.env.E2E_SKIP_BUILD !== '1') {
+    const build = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { stdio: 'inherit' })
+    if (build.status !== 0) throw new Error('vite build failed')
+  }
+  const smtp = await startTestSmtp()
+  const inbox = createServer((req, res) => {
+    if (req.method === 'DELETE') smtp.messages.length = 0
+    res.setHeader('content-type', 'application/json')
+    res.end(JSON.stringify(smtp.messages))
+  })
+  await new Promise<void>((resolve) => inbox.listen(e2e.port + 1, '127.0.0.1', resolve))
+
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'podclub-e2e-'))
+  const server = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(e2e.port),
+      HOST: '127.0.0.1',
+      APP_URL: e2e.baseUrl,
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      SMTP_URL: smtp.url,
+      ADMIN_USERNAME: e2e.admin.username,
+      ADMIN_PASSWORD: e2e.admin.password,
+      ADMIN_EMAIL: e2e.admin.email,
+      CLUB_INVITE_CODE: e2e.clubCode,
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  })
+  await waitForReady(`${e2e.baseUrl}/readyz`, server, 60_000)
+
+  return async () => {
+    const exited = new Promise((resolve) => server.once('exit', resolve))
+    server.kill('SIGTERM')
+    await exited
+    inbox.close()
+    await smtp.stop()
+    await rm(dataDir, { recursive: true, force: true })
+  }
+}

@@ -1,0 +1,201 @@
+import { TZDate } from '@date-fns/tz'
+import { addDays, addMonths, set } from 'date-fns'
+import { count } from 'drizzle-orm'
+import { CLUB_TIME_ZONE } from '#contract/common'
+import type { Db } from '../../db/client'
+import {
+  hindsights,
+  inviteCodes,
+  podcasts,
+  podclubs,
+  pollOptions,
+  polls,
+  pollVotes,
+  registrations,
+  users,
+  voteCodes,
+} from '../../db/schema/index'
+import type { Clock } from '../../lib/clock'
+import { hashPassword } from '../../lib/passwords'
+import { randomToken, sha256 } from '../../lib/tokens'
+
+export const DEMO_PASSWORD = 'podclub-demo'
+
+const members = [
+  ['maya.r', 'Brooklyn'],
+  ['jon.b', 'Queens'],
+  ['priya', 'Jersey City'],
+  ['theo.k', 'Manhattan'],
+  ['ana.lu', 'Philadelphia'],
+  ['sam.w', 'Boston'],
+  ['ren', 'Brooklyn'],
+  ['dee.o', 'Hoboken'],
+  ['marcus', 'Manhattan'],
+  ['ivy.c', 'Providence'],
+  ['ollie', 'Queens'],
+  ['bea.n', 'New Haven'],
+] as const
+
+const shows = [
+  'Radiolab',
+  'Hidden Brain',
+  '99% Invisible',
+  'Planet Money',
+  'Search Engine',
+  'The Memory Palace',
+]
+
+const describe = (title: string) =>
+  `${title}: a conversation about how ideas spread, why some of them stick, and what we do ` +
+  'with them once they have taken hold. Bring one moment from the episode that surprised you.'
+
+/** A time in New York `monthsAhead` months from now, on the given weekday offset, at 19:00. */
+function clubTime(now: Date, monthsAhead: number, dayOffset: number, hour = 19, minute = 0): Date {
+  const local = new TZDate(now.getTime(), CLUB_TIME_ZONE)
+  const day = addDays(addMonths(local, monthsAhead), dayOffset)
+  return new Date(set(day, { hours: hour, minutes: minute, seconds: 0, milliseconds: 0 }).getTime())
+}
+
+/**
+ * Fills an empty club with sample podcasts, members, upcoming and completed podclubs (with
+ * hindsights and a chat log) and an open poll. Does nothing when podclubs exist already.
+ */
+export async function seedDemo(db: Db, clock: Clock): Promise<{ seeded: boolean }> {
+  const [{ n } = { n: 0 }] = await db.select({ n: count() }).from(podclubs)
+  if (n > 0) return { seeded: false }
+  const now = clock.now()
+  const passwordHash = await hashPassword(DEMO_PASSWORD)
+
+  return db.transaction(async (tx) => {
+    const people = await tx
+      .insert(users)
+      .values(
+        members.map(([username, city], i) => ({
+          username,
+          email: `${username.replace('.', '')}@example.com`,
+          passwordHash,
+          city,
+          source: i % 2 ? 'a friend' : 'the QR code at a podclub',
+          memberSince: addMonths(now, -(i + 1)),
+        })),
+      )
+      .onConflictDoNothing()
+      .returning()
+    const shelf = await tx
+      .insert(podcasts)
+      .values(shows.map((name) => ({ name })))
+      .onConflictDoNothing()
+      .returning()
+    if (people.length < 10 || shelf.length < shows.length) return { seeded: false }
+    const who = (i: number) => people[i % people.length]!
+    const show = (i: number) => shelf[i % shelf.length]!
+
+    const plans = [
+      { title: 'The Cathedral', months: -3, status: 'completed', seats: 7, location: 'nyc' },
+      { title: 'The Invention of Boredom', months: -2, status: 'completed', seats: 3, location: 'zoom' },
+      { title: 'Why We Trust Strangers', months: -1, status: 'completed', seats: 5, location: 'zoom' },
+      { title: 'The Sound of a Shrinking Room', months: 1, status: 'upcoming', seats: 9, location: 'nyc' },
+      { title: 'What the Map Leaves Out', months: 1, status: 'upcoming', seats: 4, location: 'zoom' },
+      { title: 'Price of a Free Lunch', months: 2, status: 'upcoming', seats: 1, location: 'zoom' },
+      { title: 'Letters Never Sent', months: 2, status: 'upcoming', seats: 0, location: 'nyc' },
+      { title: 'The Last Search Result', months: 3, status: 'upcoming', seats: 2, location: 'zoom' },
+    ] as const
+
+    for (const [i, plan] of plans.entries()) {
+      const podmeister = who(i)
+      const startsAt = clubTime(now, plan.months, i * 2 + 3, i % 2 ? 19 : 18, i % 3 ? 0 : 30)
+      const [club] = await tx
+        .insert(podclubs)
+        .values({
+          podcastId: show(i).id,
+          podmeisterId: podmeister.id,
+          episodeTitle: plan.title,
+          episodeNumber: String(100 + i * 7),
+          status: plan.status,
+          completedAt: plan.status === 'completed' ? addDays(startsAt, 1) : null,
+          startsAt,
+          location: plan.location,
+          zoomLink: plan.location === 'zoom' ? 'https://zoom.us/j/5550100' : '',
+          keywordOne: ['attention', 'trust', 'cities', 'money', 'memory', 'design'][i % 6]!,
+          keywordTwo: ['habits', 'strangers', 'sound', 'incentives', 'letters', 'search'][i % 6]!,
+          keywordThree: ['culture', 'science', 'history', 'ethics', 'family', 'the web'][i % 6]!,
+          linkOne: `https://podcasts.apple.com/us/podcast/demo-${i}`,
+          linkTwo: i % 2 ? `https://open.spotify.com/episode/demo${i}` : '',
+          linkThree: i % 3 === 0 ? 'https://www.youtube.com/watch?v=demo' : '',
+          description: describe(plan.title),
+          podmeisterNote:
+            'I picked this one because it changed how I listen to everyone around me, and I want ' +
+            'to hear whether it does the same for you.',
+          chatlog:
+            plan.status === 'completed'
+              ? [
+                  `19:02:11 From ${who(i + 1).username} to Everyone: hello from the back row`,
+                  `19:05:40 From ${podmeister.username} to Everyone: link to the episode transcript:`,
+                  'https://example.com/transcript',
+                  `19:31:02 From ${who(i + 2).username}: that point about boredom as a signal 👏`,
+                ].join('\n')
+              : '',
+        })
+        .returning()
+      const attendees = Array.from({ length: 9 - plan.seats }, (_, k) => who(i + 1 + k))
+      if (attendees.length > 0) {
+        await tx
+          .insert(registrations)
+          .values(attendees.map((u) => ({ podclubId: club!.id, userId: u.id })))
+      }
+      if (plan.status === 'completed' && attendees.length > 0) {
+        await tx.insert(hindsights).values(
+          attendees.slice(0, 3).map((u, k) => ({
+            podclubId: club!.id,
+            userId: u.id,
+            message: [
+              'Still thinking about the part where the host went quiet for ten seconds. Best silence in podcasting.',
+              'I came in skeptical and left with three new books on my list: https://example.com/reading-list',
+              'Great group. We should do a follow-up episode next month.',
+            ][k]!,
+          })),
+        )
+      }
+    }
+
+    const [poll] = await tx
+      .insert(polls)
+      .values({
+        title: `Deep dive for ${new TZDate(addMonths(now, 1).getTime(), CLUB_TIME_ZONE).toLocaleString('en-US', { month: 'long' })}`,
+        description: 'the most titillating podcast for next month',
+        expiresAt: addDays(now, 14),
+      })
+      .returning()
+    const options = await tx
+      .insert(pollOptions)
+      .values(
+        ['The Memory Palace', 'Search Engine', 'Hidden Brain'].map((title, position) => ({
+          pollId: poll!.id,
+          title: `An episode of ${title}`,
+          podcast: title,
+          description: 'Nominated by the members at the last podclub.',
+          link: 'https://example.com/episode',
+          position,
+        })),
+      )
+      .returning()
+    const codes = await tx
+      .insert(voteCodes)
+      .values(
+        people.slice(0, 5).map((u) => ({
+          pollId: poll!.id,
+          email: u.email,
+          codeHash: sha256(randomToken()),
+          usedAt: now,
+        })),
+      )
+      .returning()
+    await tx.insert(pollVotes).values(
+      codes.map((c, k) => ({ pollId: poll!.id, optionId: options[k % 2]!.id, voteCodeId: c.id })),
+    )
+    await tx.insert(inviteCodes).values(
+      Array.from({ length: 3 }, () => ({ code: randomToken(9), createdById: who(0).id })),
+    )
+    return { seeded: true }
+  })
+}
