@@ -27,6 +27,8 @@ export type AppDeps = {
   clock: Clock
   /** Asks the outbox worker to look for new mail soon, after a change enqueued some. */
   wakeOutbox: () => void
+  /** Signs CSRF tokens: SESSION_SECRET, or the one kept in the database (see bootstrap). */
+  sessionSecret: string
   redis?: Redis
 }
 
@@ -72,7 +74,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
 
   await app.register(sessionPlugin, {
     db: deps.db,
-    secret: deps.env.SESSION_SECRET,
+    secret: deps.sessionSecret,
     secureCookies: deps.env.APP_URL.startsWith('https:'),
     now: () => deps.clock.now(),
   })

@@ -2,7 +2,7 @@ import { Redis } from 'ioredis'
 import pino from 'pino'
 import { buildApp } from './app'
 import { DataDirInUseError, openDatabase } from './db/client'
-import { bootstrap } from './features/auth/bootstrap'
+import { bootstrap, resolveSessionSecret } from './features/auth/bootstrap'
 import { DEMO_PASSWORD, seedDemo } from './features/demo/demo.seed'
 import { createOutboxWorker } from './features/mail/outbox.worker'
 import { createLogTransport, createSmtpTransport } from './features/mail/mail.transport'
@@ -39,6 +39,7 @@ async function main() {
   log.info({ engine: database.engine }, 'database ready, migrations applied')
 
   const { createdAdmin, inviteLink } = await bootstrap(db, env)
+  const sessionSecret = await resolveSessionSecret(db, env.SESSION_SECRET)
   if (createdAdmin) {
     const lines = [
       `Created super user "${createdAdmin.username}" <${createdAdmin.email}>.`,
@@ -74,7 +75,7 @@ async function main() {
   })
 
   const app = await buildApp(
-    { env, db, clock: systemClock, redis, wakeOutbox: () => outbox.wake() },
+    { env, db, clock: systemClock, redis, sessionSecret, wakeOutbox: () => outbox.wake() },
     { loggerInstance: log, serveClient: true },
   )
   await app.listen({ port: env.PORT, host: env.HOST })

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto'
 import { z } from 'zod'
 
 const optionalText = z
@@ -41,11 +40,11 @@ export const envSchema = z.object({
     .trim()
     .regex(/^[A-Za-z0-9_-]{4,64}$/, 'must be 4 to 64 letters, digits, - or _')
     .default('podclub'),
-  SESSION_SECRET: z
-    .string()
-    .min(32, 'must be at least 32 characters')
-    .optional()
-    .transform((v) => v ?? randomBytes(32).toString('hex')),
+  /** Unset: a random secret is made once and kept in the database, shared by every process. */
+  SESSION_SECRET: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.string().min(32, 'must be at least 32 characters').optional(),
+  ),
   ZOOM_LINK: optionalUrl(['https:', 'http:'], 'https://zoom.us/j/123').transform((v) => v ?? ''),
   ADMIN_USERNAME: z
     .string()

@@ -36,7 +36,13 @@ export async function buildTestApp(opts: { clock?: Clock; env?: Record<string, s
   }
   const silentLog = { info: () => {}, warn: () => {}, error: () => {}, debug: () => {} }
   const outbox = createOutboxWorker({ db: database.db, transport, clock, from: env.MAIL_FROM, log: silentLog })
-  const deps: AppDeps = { env, db: database.db, clock, wakeOutbox: () => {} }
+  const deps: AppDeps = {
+    env,
+    db: database.db,
+    clock,
+    wakeOutbox: () => {},
+    sessionSecret: env.SESSION_SECRET!,
+  }
   const app = await buildApp(deps)
   await app.ready()
   return {

@@ -1,6 +1,12 @@
 CREATE TYPE "public"."podclub_location" AS ENUM('zoom', 'nyc');--> statement-breakpoint
 CREATE TYPE "public"."podclub_status" AS ENUM('upcoming', 'completed', 'cancelled');--> statement-breakpoint
 CREATE TYPE "public"."outbox_status" AS ENUM('pending', 'sending', 'delivered', 'failed');--> statement-breakpoint
+CREATE TABLE "app_secrets" (
+	"name" text PRIMARY KEY NOT NULL,
+	"value" text NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "invite_codes" (
 	"id" serial PRIMARY KEY NOT NULL,
 	"code" text NOT NULL,

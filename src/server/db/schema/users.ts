@@ -104,6 +104,13 @@ export const passwordResetTokens = pgTable(
   (t) => [uniqueIndex('password_reset_tokens_hash_unique').on(t.tokenHash)],
 )
 
+/** Values the app makes once and every process shares, such as a generated session secret. */
+export const appSecrets = pgTable('app_secrets', {
+  name: text('name').primaryKey(),
+  value: text('value').notNull(),
+  createdAt: createdAt(),
+})
+
 /** Counters of rate-limiter-flexible's Drizzle store, shared by every app process. */
 export const rateLimits = pgTable('rate_limits', {
   key: text('key').primaryKey(),

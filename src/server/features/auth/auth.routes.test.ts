@@ -2,7 +2,7 @@ import { count, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { whoamiResponseSchema } from '#contract/auth'
 import { inviteCodes, sessions, users } from '../../db/schema/index'
-import { bootstrap } from './bootstrap'
+import { bootstrap, resolveSessionSecret } from './bootstrap'
 import { buildTestApp, createAgent, createUser, type TestApp } from '../../testing/test-app'
 
 let t: TestApp
@@ -360,5 +360,14 @@ describe('bootstrap', () => {
     } finally {
       await fresh.close()
     }
+  })
+})
+
+describe('session secret', () => {
+  it('is made once and shared when SESSION_SECRET is unset', async () => {
+    const first = await resolveSessionSecret(t.db, undefined)
+    expect(first.length).toBeGreaterThanOrEqual(32)
+    expect(await resolveSessionSecret(t.db, undefined)).toBe(first)
+    expect(await resolveSessionSecret(t.db, 'x'.repeat(40))).toBe('x'.repeat(40))
   })
 })

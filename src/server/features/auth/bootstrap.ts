@@ -1,9 +1,20 @@
 import { count, eq } from 'drizzle-orm'
 import type { Db } from '../../db/client'
-import { inviteCodes, users } from '../../db/schema/index'
+import { appSecrets, inviteCodes, users } from '../../db/schema/index'
 import type { Env } from '../../lib/env'
 import { hashPassword } from '../../lib/passwords'
 import { randomToken } from '../../lib/tokens'
+
+/** SESSION_SECRET when set; else a secret made on first start and kept in the database. */
+export async function resolveSessionSecret(db: Db, fromEnv: string | undefined): Promise<string> {
+  if (fromEnv) return fromEnv
+  await db
+    .insert(appSecrets)
+    .values({ name: 'session', value: randomToken(32) })
+    .onConflictDoNothing()
+  const [row] = await db.select().from(appSecrets).where(eq(appSecrets.name, 'session'))
+  return row!.value
+}
 
 export type BootstrapResult = {
   /** Set on the first start of an empty database only. */
