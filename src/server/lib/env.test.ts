@@ -1,0 +1,60 @@
+import { spawnSync } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+import { EnvError, parseEnv } from './env'
+
+const root = fileURLToPath(new URL('../../../', import.meta.url))
+
+describe('settings', () => {
+  it('gives the documented defaults', () => {
+    const env = parseEnv({})
+    expect(env).toMatchObject({
+      PORT: 3000,
+      HOST: '0.0.0.0',
+      APP_URL: 'http://localhost:3000',
+      DATA_DIR: './data',
+      CLUB_INVITE_CODE: 'podclub',
+      ADMIN_USERNAME: 'admin',
+      ZOOM_LINK: '',
+    })
+    expect(env.DATABASE_URL).toBeUndefined()
+    expect(env.SMTP_URL).toBeUndefined()
+  })
+
+  it('treats empty values as unset', () => {
+    const env = parseEnv({ DATABASE_URL: '', SMTP_URL: '', ADMIN_PASSWORD: '', SESSION_SECRET: '' })
+    expect(env.DATABASE_URL).toBeUndefined()
+    expect(env.ADMIN_PASSWORD).toBeUndefined()
+    expect(env.SESSION_SECRET).toBeUndefined()
+  })
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['APP_URL', 'localhost:3000'],
+    ['DATABASE_URL', 'mysql://x@y/z'],
+    ['SMTP_URL', 'http://mail'],
+    ['CONTACT_EMAIL', 'nobody'],
+    ['SESSION_SECRET', 'short'],
+    ['ADMIN_USERNAME', 'Admin'],
+    ['ADMIN_PASSWORD', 'short'],
+    ['CLUB_INVITE_CODE', 'has space'],
+    ['LOG_LEVEL', 'loud'],
+  ])('refuses %s=%s with a message naming it', (name, value) => {
+    expect(() => parseEnv({ [name]: value })).toThrow(EnvError)
+    expect(() => parseEnv({ [name]: value })).toThrow(new RegExp(`\\b${name}\\b`))
+  })
+
+  it('stops the server at start on a bad setting', () => {
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+      cwd: root,
+      env: { ...process.env, PORT: 'not-a-port', SMTP_URL: 'ftp://mail' },
+      encoding: 'utf8',
+      timeout: 30_000,
+    })
+    expect(run.status).toBe(1)
+    expect(run.stderr).toContain('Invalid settings')
+    expect(run.stderr).toMatch(/PORT: /)
+    expect(run.stderr).toMatch(/SMTP_URL: must be a URL such as smtp:\/\//)
+  }, 40_000)
+})
