@@ -5,7 +5,11 @@ import { defineConfig } from 'vite'
 
 const src = (dir: string) => fileURLToPath(new URL(`./src/${dir}/`, import.meta.url))
 
-export default defineConfig({
+const reactRouterProduction = fileURLToPath(
+  new URL('./node_modules/react-router/dist/production/', import.meta.url),
+)
+
+export default defineConfig(({ mode }) => ({
   root: 'src/client',
   publicDir: fileURLToPath(new URL('./src/client/public', import.meta.url)),
   plugins: [react(), tailwindcss()],
@@ -13,6 +17,13 @@ export default defineConfig({
     alias: [
       { find: /^#contract\//, replacement: src('contract') },
       { find: /^#client\//, replacement: src('client') },
+      // react-router's package exports name only its development build; ship the production one.
+      ...(mode === 'production'
+        ? [
+            { find: /^react-router\/dom$/, replacement: `${reactRouterProduction}dom-export.mjs` },
+            { find: /^react-router$/, replacement: `${reactRouterProduction}index.mjs` },
+          ]
+        : []),
     ],
   },
   build: {
@@ -24,4 +35,4 @@ export default defineConfig({
     port: 5173,
     proxy: { '/api': 'http://127.0.0.1:3000', '/healthz': 'http://127.0.0.1:3000' },
   },
-})
+}))

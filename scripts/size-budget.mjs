@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs'
 import { gzipSync } from 'node:zlib'
 
-const BUDGET_JS_GZIP = 130 * 1024
+const BUDGET_JS_GZIP = 185 * 1024
 const BUDGET_CSS_GZIP = 20 * 1024
 
 const dist = new URL('../dist/client/', import.meta.url)
@@ -15,7 +15,9 @@ for (const ref of new Set(refs)) {
   sizes[ref.endsWith('.css') ? 'css' : 'js'] += gz
   console.log(`${ref.padEnd(48)} ${(gz / 1024).toFixed(1)} KiB gzip`)
 }
-console.log(`first load of /: JS ${(sizes.js / 1024).toFixed(1)} KiB, CSS ${(sizes.css / 1024).toFixed(1)} KiB (gzip)`)
+console.log(
+  `first load of /: JS ${(sizes.js / 1024).toFixed(1)} KiB, CSS ${(sizes.css / 1024).toFixed(1)} KiB (gzip)`,
+)
 if (sizes.js > BUDGET_JS_GZIP || sizes.css > BUDGET_CSS_GZIP) {
   console.error(`over budget: JS ${BUDGET_JS_GZIP / 1024} KiB, CSS ${BUDGET_CSS_GZIP / 1024} KiB`)
   process.exit(1)

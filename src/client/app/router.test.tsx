@@ -1,0 +1,123 @@
+import { screen, waitFor } from '@testing-library/react'
+import { describe, expect, it } from 'vitest'
+import { member, superuser } from '#client/testing/fixtures'
+import { findScreenTitle, renderWithProviders } from '#client/testing/render'
+
+describe('route table', () => {
+  it.each([
+    ['/', 'home'],
+    ['/home', 'home'],
+    ['/podclubs/12', 'podclub'],
+    ['/about', 'about'],
+    ['/login', 'login'],
+    ['/register', 'register'],
+    ['/register/WELCOME1', 'register'],
+    ['/forgot-password', 'forgot password'],
+    ['/password-reset/abc123', 'reset password'],
+    ['/waitlist', 'waitlist'],
+    ['/qr-invite', 'welcome to the club!'],
+    ['/polls', 'No Poll Selected'],
+    ['/polls/3', 'poll'],
+    ['/polls/3/CODE1234', 'poll'],
+    ['/no/such/page', 'Page Not Found'],
+  ])('shows a visitor %s as "%s"', async (path, title) => {
+    const { router } = renderWithProviders({ path })
+    expect(await findScreenTitle()).toHaveTextContent(title)
+    expect(router.state.location.pathname).toBe(path)
+  })
+
+  it.each([
+    ['/profile', 'profile'],
+    ['/propose', 'propose'],
+  ])('shows a member %s', async (path, title) => {
+    renderWithProviders({ path, currentUser: member })
+    expect(await findScreenTitle()).toHaveTextContent(title)
+  })
+
+  it('tells the home screen when to skip the splash', async () => {
+    const skipSplashAt = async (path: string) => {
+      const { router, unmount } = renderWithProviders({ path })
+      await findScreenTitle('home')
+      const data = Object.values(router.state.loaderData).find(
+        (value): value is { skipSplash: boolean } =>
+          typeof value === 'object' && value !== null && 'skipSplash' in value,
+      )
+      unmount()
+      return data?.skipSplash
+    }
+    expect(await skipSplashAt('/')).toBe(false)
+    expect(await skipSplashAt('/?skipSplash=true')).toBe(true)
+    expect(await skipSplashAt('/home')).toBe(true)
+  })
+
+  it('loads the session once, before the first screen', async () => {
+    const { api } = renderWithProviders({ path: '/about' })
+    await findScreenTitle('about')
+    expect(api.callsTo('GET /whoami/')).toHaveLength(1)
+  })
+})
+
+describe('route guards', () => {
+  it.each(['/profile', '/propose', '/controlpanel'])(
+    'sends a visitor from %s to /home',
+    async (path) => {
+      const { router } = renderWithProviders({ path })
+      await findScreenTitle('home')
+      expect(router.state.location.pathname).toBe('/home')
+    },
+  )
+
+  it.each(['/login', '/register', '/register/CODE', '/forgot-password', '/password-reset/tok'])(
+    'sends a logged-in user from %s to /home',
+    async (path) => {
+      const { router } = renderWithProviders({ path, currentUser: member })
+      await findScreenTitle('home')
+      expect(router.state.location.pathname).toBe('/home')
+    },
+  )
+
+  it('sends a member who is not a super user from /controlpanel to /home', async () => {
+    const { router } = renderWithProviders({ path: '/controlpanel', currentUser: member })
+    await findScreenTitle('home')
+    expect(router.state.location.pathname).toBe('/home')
+  })
+
+  it('lets a super user into the control panel', async () => {
+    const { router } = renderWithProviders({ path: '/controlpanel', currentUser: superuser })
+    expect(await findScreenTitle()).toHaveTextContent('control panel')
+    expect(router.state.location.pathname).toBe('/controlpanel')
+  })
+
+  it('guards in-app navigation too, not only the first load', async () => {
+    const { router } = renderWithProviders({ path: '/about' })
+    await findScreenTitle('about')
+    await router.navigate('/profile')
+    await findScreenTitle('home')
+    expect(router.state.location.pathname).toBe('/home')
+  })
+})
+
+describe('old-style links', () => {
+  it("rewrites '#/signup/CODE' to /register/CODE", async () => {
+    const { router } = renderWithProviders({ path: '/#/signup/WELCOME42' })
+    expect(await findScreenTitle()).toHaveTextContent('register')
+    await waitFor(() => expect(router.state.location.pathname).toBe('/register/WELCOME42'))
+    expect(router.state.location.hash).toBe('')
+  })
+
+  it('leaves other hashes alone', async () => {
+    const { router } = renderWithProviders({ path: '/about#contact' })
+    await findScreenTitle('about')
+    expect(router.state.location).toMatchObject({ pathname: '/about', hash: '#contact' })
+  })
+})
+
+describe('not-found page', () => {
+  it("offers a 'Go Home' link to /home", async () => {
+    const { router, user } = renderWithProviders({ path: '/nowhere' })
+    expect(await findScreenTitle()).toHaveTextContent('Page Not Found')
+    await user.click(screen.getByRole('link', { name: 'Go Home' }))
+    await findScreenTitle('home')
+    expect(router.state.location.pathname).toBe('/home')
+  })
+})

@@ -1,0 +1,92 @@
+import type { QueryClient } from '@tanstack/react-query'
+import type { ComponentType } from 'react'
+import { redirect, type LoaderFunctionArgs, type RouteObject } from 'react-router'
+import {
+  RootErrorBoundary,
+  RouteErrorBoundary,
+} from '#client/components/errors/route-error-boundary'
+import { setUnauthorizedHandler } from '#client/lib/api-client'
+import { handleSessionExpired, loadUser } from '#client/lib/auth'
+import { AppLoading, RootLayout } from './routes/root'
+
+/** Who may open a route (spec 2 §2, route table). Everyone else is sent to /home. */
+type Access = 'everyone' | 'visitors' | 'members' | 'superusers'
+
+// Every route checks the session in its own loader: React Router does not rerun a parent's
+// loader on each navigation, and the spec wants the user known before every one.
+function guard(queryClient: QueryClient, access: Access) {
+  return async () => {
+    const user = await loadUser(queryClient)
+    if (access === 'visitors' && user) throw redirect('/home')
+    if (access === 'members' && !user) throw redirect('/home')
+    if (access === 'superusers' && !user?.is_superuser) throw redirect('/home')
+    return null
+  }
+}
+
+// Screens are separate chunks, so the first load of / carries only the shell and home.
+function screen(load: () => Promise<{ default: ComponentType }>) {
+  return async () => ({ Component: (await load()).default })
+}
+
+export type HomeLoaderData = { skipSplash: boolean }
+
+export function createAppRoutes(queryClient: QueryClient): RouteObject[] {
+  const route = (
+    path: string,
+    access: Access,
+    load: () => Promise<{ default: ComponentType }>,
+  ): RouteObject => ({ path, loader: guard(queryClient, access), lazy: screen(load) })
+
+  const loadHome = () => import('./routes/home')
+  const homeLoader = async ({ request }: LoaderFunctionArgs): Promise<HomeLoaderData> => {
+    await loadUser(queryClient)
+    const url = new URL(request.url)
+    // The splash plays only on '/', and not even there with ?skipSplash=true.
+    return { skipSplash: url.pathname !== '/' || url.searchParams.get('skipSplash') === 'true' }
+  }
+
+  return [
+    {
+      id: 'root',
+      Component: RootLayout,
+      ErrorBoundary: RootErrorBoundary,
+      HydrateFallback: AppLoading,
+      children: [
+        {
+          // Inside the shell, so a broken screen keeps the header and footer around its error.
+          ErrorBoundary: RouteErrorBoundary,
+          children: [
+            { path: '/', loader: homeLoader, lazy: screen(loadHome) },
+            { path: '/home', loader: homeLoader, lazy: screen(loadHome) },
+            route('/profile', 'members', () => import('./routes/profile')),
+            route('/propose', 'members', () => import('./routes/propose')),
+            route('/podclubs/:id', 'everyone', () => import('./routes/podclub')),
+            route('/about', 'everyone', () => import('./routes/about')),
+            route('/login', 'visitors', () => import('./routes/login')),
+            route('/register/:code?', 'visitors', () => import('./routes/register')),
+            route('/forgot-password', 'visitors', () => import('./routes/forgot-password')),
+            route('/password-reset/:token', 'visitors', () => import('./routes/password-reset')),
+            route('/waitlist', 'everyone', () => import('./routes/waitlist')),
+            route('/qr-invite', 'everyone', () => import('./routes/qr-invite')),
+            route('/polls/:pollId?/:voteCode?', 'everyone', () => import('./routes/polls')),
+            route('/controlpanel', 'superusers', () => import('./routes/control-panel')),
+            route('*', 'everyone', () => import('./routes/not-found')),
+          ],
+        },
+      ],
+    },
+  ]
+}
+
+type Navigator = { navigate: (to: string) => Promise<void> }
+
+/**
+ * Wires the api-client's global 401 rule to this app's cache, router and toasts. Returns the
+ * function that unplugs it.
+ */
+export function connectSessionExpiry(queryClient: QueryClient, router: Navigator) {
+  return setUnauthorizedHandler(() =>
+    handleSessionExpired(queryClient, (to) => router.navigate(to)),
+  )
+}

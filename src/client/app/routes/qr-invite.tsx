@@ -1,0 +1,5 @@
+import { ContentLayout } from '#client/components/layouts/content-layout'
+
+export default function QrInviteRoute() {
+  return <ContentLayout title="welcome to the club!" />
+}

@@ -1,0 +1,57 @@
+import { useEffect, useRef } from 'react'
+import { Navigate, Outlet, useLocation, useNavigation } from 'react-router'
+import { AppLayout, MAIN_CONTENT_ID } from '#client/components/layouts/app-layout'
+import { useLogout } from '#client/features/auth/api/logout'
+import { useUser } from '#client/lib/auth'
+import { legacySignupPath } from '#client/lib/legacy-links'
+import { scrollForNavigation } from '#client/lib/scroll'
+
+// Not lazy like the screens: every page needs the shell, so it ships in the entry chunk.
+
+/** The page shell: header, footer and what every navigation does. */
+export function RootLayout() {
+  const location = useLocation()
+  const navigation = useNavigation()
+  const user = useUser()
+  const logout = useLogout()
+
+  useEffect(() => scrollForNavigation(location.hash), [location.key, location.hash])
+  useFocusMainOnNavigation(location.pathname)
+
+  const legacyPath = legacySignupPath(location.hash)
+  if (legacyPath) return <Navigate to={legacyPath} replace />
+
+  return (
+    <AppLayout
+      user={user}
+      onLogout={() => logout.mutate()}
+      isLoggingOut={logout.isPending}
+      isNavigating={navigation.state !== 'idle'}
+    >
+      <Outlet />
+    </AppLayout>
+  )
+}
+
+// Screen-reader users otherwise stay on the link they followed, now gone, and hear nothing of
+// the new page. A screen that already put focus in its content (an autofocused field) keeps it.
+function useFocusMainOnNavigation(pathname: string) {
+  const previous = useRef(pathname)
+  useEffect(() => {
+    if (previous.current === pathname) return
+    previous.current = pathname
+    const main = document.getElementById(MAIN_CONTENT_ID)
+    if (main && !main.contains(document.activeElement)) main.focus({ preventScroll: true })
+  }, [pathname])
+}
+
+/** Shown while the first screen and the session load. */
+export function AppLoading() {
+  return (
+    <div className="grid min-h-dvh place-items-center" aria-busy="true">
+      <p role="status" className="font-mono text-sm text-ink-muted">
+        loading…
+      </p>
+    </div>
+  )
+}

@@ -1,0 +1,52 @@
+import { isRouteErrorResponse, Link, useRouteError } from 'react-router'
+import { Button } from '#client/components/ui/button'
+import { isApiError } from '#client/lib/api-client'
+
+export const ROUTE_ERROR_TITLE = 'Something went wrong'
+
+// Only messages meant for people are shown; a programming error's text stays in the console.
+function messageOf(error: unknown) {
+  if (isApiError(error)) return error.message
+  if (isRouteErrorResponse(error)) return error.statusText || `Error ${error.status}`
+  return 'This part of the page failed to load. Please try again.'
+}
+
+/** Shown in place of one screen, inside the header and footer, when that screen breaks. */
+export function RouteErrorBoundary() {
+  const error = useRouteError()
+  return (
+    <div role="alert" className="grid max-w-prose gap-4">
+      <h1 className="font-mono text-2xl font-semibold tracking-tight">{ROUTE_ERROR_TITLE}</h1>
+      <p className="text-ink-muted">{messageOf(error)}</p>
+      <div className="flex flex-wrap gap-3">
+        {/* A reload also picks up a new deploy when an old screen chunk no longer exists. */}
+        <Button type="button" onClick={() => window.location.reload()}>
+          [ try again ]
+        </Button>
+        <Button asChild variant="outline">
+          <Link to="/home">Go Home</Link>
+        </Button>
+      </div>
+    </div>
+  )
+}
+
+/** Last resort when the page shell itself breaks: no router links, just a reload. */
+export function RootErrorBoundary() {
+  const error = useRouteError()
+  return (
+    <main className="mx-auto grid min-h-dvh max-w-prose content-center gap-4 px-4">
+      <title>{`${ROUTE_ERROR_TITLE} · podclub`}</title>
+      <h1 className="font-mono text-2xl font-semibold tracking-tight">{ROUTE_ERROR_TITLE}</h1>
+      <p className="text-ink-muted">{messageOf(error)}</p>
+      <div className="flex flex-wrap gap-3">
+        <Button type="button" onClick={() => window.location.reload()}>
+          [ try again ]
+        </Button>
+        <Button asChild variant="outline">
+          <a href="/home">Go Home</a>
+        </Button>
+      </div>
+    </main>
+  )
+}

@@ -1,0 +1,117 @@
+import { ChevronDown } from 'lucide-react'
+import { Link, NavLink } from 'react-router'
+import type { SessionUser } from '#contract/auth'
+import { Avatar } from '#client/components/ui/avatar'
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from '#client/components/ui/dropdown-menu'
+import { cn } from '#client/lib/cn'
+
+export type HeaderProps = {
+  user: SessionUser | null
+  onLogout: () => void
+  isLoggingOut?: boolean
+}
+
+const navLinkClass = ({ isActive }: { isActive: boolean }) =>
+  cn(
+    'rounded-sm px-2 py-1.5 font-mono text-sm whitespace-nowrap text-ink hover:text-accent',
+    isActive && 'text-accent underline underline-offset-4',
+  )
+
+const triggerClass =
+  'inline-flex cursor-pointer items-center gap-2 rounded-sm px-2 py-1 font-mono text-sm text-ink hover:bg-accent-soft data-[state=open]:bg-accent-soft'
+
+export function Header({ user, onLogout, isLoggingOut = false }: HeaderProps) {
+  return (
+    <header className="border-b border-line bg-paper">
+      <nav
+        aria-label="Main"
+        className="mx-auto flex min-h-15 max-w-5xl items-center justify-between gap-3 px-4 py-3"
+      >
+        {/* Spec 2 §2: the brand goes Home without the splash. */}
+        <Link
+          to="/home"
+          className="rounded-sm font-mono text-lg font-bold tracking-tight text-ink sm:text-xl"
+        >
+          podclub<span className="text-accent">.</span>
+        </Link>
+        <div className="flex items-center gap-1 sm:gap-2">
+          {user ? (
+            <MemberNav user={user} onLogout={onLogout} isLoggingOut={isLoggingOut} />
+          ) : (
+            <VisitorNav />
+          )}
+        </div>
+      </nav>
+    </header>
+  )
+}
+
+function MemberNav({
+  user,
+  onLogout,
+  isLoggingOut,
+}: Required<HeaderProps> & { user: SessionUser }) {
+  return (
+    <>
+      {user.is_superuser ? (
+        <NavLink to="/controlpanel" className={navLinkClass}>
+          [ control panel ]
+        </NavLink>
+      ) : null}
+      <DropdownMenu modal={false}>
+        <DropdownMenuTrigger className={triggerClass}>
+          <Avatar name={user.username} size="sm" />
+          {/* Kept for screen readers on small screens, where only the avatar shows. */}
+          <span className="sr-only sm:not-sr-only">{user.username}</span>
+          <ChevronDown aria-hidden className="size-4 text-ink-muted" />
+        </DropdownMenuTrigger>
+        <DropdownMenuContent>
+          <DropdownMenuItem asChild>
+            <Link to="/profile">[ profile ]</Link>
+          </DropdownMenuItem>
+          <DropdownMenuItem asChild>
+            <Link to="/qr-invite">[ invite friends ]</Link>
+          </DropdownMenuItem>
+          <DropdownMenuSeparator />
+          <DropdownMenuItem disabled={isLoggingOut} onSelect={onLogout}>
+            [ logout ]
+          </DropdownMenuItem>
+        </DropdownMenuContent>
+      </DropdownMenu>
+    </>
+  )
+}
+
+function VisitorNav() {
+  return (
+    <>
+      <div className="hidden items-center gap-1 sm:flex">
+        <NavLink to="/login" className={navLinkClass}>
+          [ login ]
+        </NavLink>
+        <NavLink to="/register" className={navLinkClass}>
+          [ register ]
+        </NavLink>
+      </div>
+      <div className="sm:hidden">
+        <DropdownMenu modal={false}>
+          <DropdownMenuTrigger className={triggerClass}>[ menu ]</DropdownMenuTrigger>
+          <DropdownMenuContent>
+            <DropdownMenuItem asChild>
+              <Link to="/login">[ login ]</Link>
+            </DropdownMenuItem>
+            <DropdownMenuItem asChild>
+              <Link to="/register">[ register ]</Link>
+            </DropdownMenuItem>
+          </DropdownMenuContent>
+        </DropdownMenu>
+      </div>
+    </>
+  )
+}

@@ -1,0 +1,82 @@
+import { act, render, screen } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { AppProvider } from '#client/app/provider'
+import { toast } from '#client/lib/toast'
+import { createTestQueryClient, queryToasts } from '#client/testing/render'
+
+function renderToaster() {
+  return render(
+    <AppProvider queryClient={createTestQueryClient()}>
+      <p>page</p>
+    </AppProvider>,
+  )
+}
+
+describe('toasts', () => {
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+
+  it('shows a title and a description', () => {
+    renderToaster()
+    act(() => {
+      toast({ title: 'Invitation Sent', description: 'Successfully sent invite' })
+    })
+    const [item] = queryToasts()
+    expect(item).toHaveTextContent('Invitation Sent')
+    expect(item).toHaveTextContent('Successfully sent invite')
+  })
+
+  it('keeps at most one on screen: a newer one replaces the older', () => {
+    renderToaster()
+    act(() => {
+      toast({ title: 'First' })
+      toast({ title: 'Second', variant: 'destructive' })
+    })
+    const items = queryToasts()
+    expect(items).toHaveLength(1)
+    expect(items[0]).toHaveTextContent('Second')
+    expect(items[0]).not.toHaveTextContent('First')
+  })
+
+  it('closes by itself after 5000 ms', () => {
+    vi.useFakeTimers()
+    renderToaster()
+    act(() => {
+      toast({ title: 'Vote submitted successfully!' })
+    })
+    act(() => {
+      vi.advanceTimersByTime(4900)
+    })
+    expect(queryToasts()).toHaveLength(1)
+    act(() => {
+      vi.advanceTimersByTime(1000)
+    })
+    expect(queryToasts()).toHaveLength(0)
+  })
+
+  it('can be closed by hand', async () => {
+    const user = userEvent.setup()
+    renderToaster()
+    act(() => {
+      toast({ title: 'Failed to Logout', variant: 'destructive' })
+    })
+    await user.click(screen.getByRole('button', { name: 'Close' }))
+    await vi.waitFor(() => expect(queryToasts()).toHaveLength(0))
+  })
+
+  it('can be dismissed by the code that showed it', () => {
+    vi.useFakeTimers()
+    renderToaster()
+    let shown: ReturnType<typeof toast> | undefined
+    act(() => {
+      shown = toast({ title: 'Code sent successfully!' })
+    })
+    act(() => {
+      shown?.dismiss()
+      vi.advanceTimersByTime(1000)
+    })
+    expect(queryToasts()).toHaveLength(0)
+  })
+})

@@ -1,0 +1,62 @@
+import { X } from 'lucide-react'
+import { Toast } from 'radix-ui'
+import { cn } from '#client/lib/cn'
+import {
+  dismissToast,
+  TOAST_DURATION_MS,
+  TOAST_SWIPE_THRESHOLD,
+  useToasts,
+  type ToastItem,
+} from '#client/lib/toast'
+
+/** Renders the messages sent with `toast()`; mounted once by the app provider. */
+export function Toaster() {
+  const toasts = useToasts()
+  return (
+    <Toast.Provider
+      duration={TOAST_DURATION_MS}
+      swipeDirection="right"
+      swipeThreshold={TOAST_SWIPE_THRESHOLD}
+    >
+      {toasts.map((item) => (
+        <ToastMessage key={item.id} item={item} />
+      ))}
+      <Toast.Viewport className="fixed inset-x-0 bottom-0 z-[100] m-0 flex list-none flex-col gap-2 p-4 outline-none sm:inset-x-auto sm:right-0 sm:w-96" />
+    </Toast.Provider>
+  )
+}
+
+function ToastMessage({ item }: { item: ToastItem }) {
+  const isDestructive = item.variant === 'destructive'
+  return (
+    <Toast.Root
+      open={item.open}
+      onOpenChange={(open) => {
+        if (!open) dismissToast(item.id)
+      }}
+      // Failures interrupt the screen reader; routine confirmations wait their turn.
+      type={isDestructive ? 'foreground' : 'background'}
+      className={cn(
+        'relative grid grid-cols-[1fr_auto] items-start gap-x-3 rounded-sm border p-4 pr-3 shadow-lg',
+        'data-[state=closed]:animate-toast-out data-[state=open]:animate-toast-in motion-reduce:animate-none',
+        'data-[swipe=cancel]:translate-x-0 data-[swipe=cancel]:transition-transform data-[swipe=end]:animate-toast-out data-[swipe=move]:translate-x-(--radix-toast-swipe-move-x)',
+        isDestructive
+          ? 'border-danger bg-danger-soft text-danger'
+          : 'border-line bg-paper-raised text-ink',
+      )}
+    >
+      <div className="grid gap-1">
+        <Toast.Title className="font-mono text-sm font-semibold">{item.title}</Toast.Title>
+        {item.description ? (
+          <Toast.Description className="text-sm break-words">{item.description}</Toast.Description>
+        ) : null}
+      </div>
+      <Toast.Close
+        aria-label="Close"
+        className="-mt-1 inline-flex size-8 cursor-pointer items-center justify-center rounded-sm opacity-70 hover:opacity-100"
+      >
+        <X aria-hidden className="size-4" />
+      </Toast.Close>
+    </Toast.Root>
+  )
+}

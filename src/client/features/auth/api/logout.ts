@@ -1,0 +1,31 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { useNavigate } from 'react-router'
+import { z } from 'zod'
+import { envelope } from '#contract/common'
+import { api } from '#client/lib/api-client'
+import { clearUser } from '#client/lib/auth'
+import { toast } from '#client/lib/toast'
+
+// Nothing in the answer is used, so any `{ data }` counts as success.
+const logoutResponseSchema = envelope(z.unknown())
+
+/** POST /logout/ */
+export function logout() {
+  return api.post('/logout/', logoutResponseSchema)
+}
+
+/** Spec 2 §4: logout always clears the local user and goes Home, even when the call fails. */
+export function useLogout() {
+  const queryClient = useQueryClient()
+  const navigate = useNavigate()
+  return useMutation({
+    mutationFn: logout,
+    onError: (error) => {
+      toast({ title: 'Failed to Logout', description: error.message, variant: 'destructive' })
+    },
+    onSettled: () => {
+      clearUser(queryClient)
+      void navigate('/home')
+    },
+  })
+}

@@ -1,0 +1,263 @@
+import type { z } from 'zod'
+import { errorCodeSchema, INTERNAL_ERROR_MESSAGE, type ErrorCode } from '#contract/common'
+
+/**
+ * The only module that calls `fetch`. Every answer of the API is `{ data }` on success; on
+ * failure the message shown to people follows the spec's global rules, in this order: body
+ * text, `detail`, `message`, first non-field error, first field error, then a default by status.
+ */
+
+export const API_BASE = '/api/v1'
+
+export const DEFAULT_ERROR_MESSAGE = 'An error occurred'
+export const NETWORK_ERROR_MESSAGE = 'Network error occurred. Please check your connection.'
+export const SESSION_EXPIRED_MESSAGE = 'Session expired. Please login again.'
+
+const STATUS_MESSAGES: Partial<Record<number, string>> = {
+  403: 'You do not have permission to perform this action',
+  404: 'Resource not found',
+  500: INTERNAL_ERROR_MESSAGE,
+}
+
+// The session checks answer 401 as a normal "nobody is logged in"; treating that as an expired
+// session would bounce visitors Home with a toast on every page load.
+const UNAUTHORIZED_EXEMPT_PATHS = new Set(['/logout/', '/whoami/'])
+
+const MUTATING_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
+
+/** Keys of an error body that carry something other than a field's messages. */
+const NON_FIELD_KEYS = new Set(['detail', 'message', 'code', 'non_field_errors'])
+
+export type FieldErrors = Record<string, string[]>
+
+export class ApiError extends Error {
+  /** HTTP status, or 0 when no response arrived at all. */
+  readonly status: number
+  /** Messages per field of a 400 validation answer, keyed by the API's field names. */
+  readonly fieldErrors: FieldErrors
+  readonly nonFieldErrors: string[]
+  readonly code: ErrorCode | undefined
+
+  constructor(init: {
+    status: number
+    message: string
+    fieldErrors?: FieldErrors
+    nonFieldErrors?: string[]
+    code?: ErrorCode
+    cause?: unknown
+  }) {
+    super(init.message, { cause: init.cause })
+    this.name = 'ApiError'
+    this.status = init.status
+    this.fieldErrors = init.fieldErrors ?? {}
+    this.nonFieldErrors = init.nonFieldErrors ?? []
+    this.code = init.code
+  }
+
+  get isNetworkError() {
+    return this.status === 0
+  }
+}
+
+export function isApiError(error: unknown): error is ApiError {
+  return error instanceof ApiError
+}
+
+type UnauthorizedHandler = () => void
+let unauthorizedHandler: UnauthorizedHandler | null = null
+
+/**
+ * The app registers what a 401 means (clear the user, go Home, toast); the client stays free of
+ * router and cache. Returns a function that unregisters it.
+ */
+export function setUnauthorizedHandler(handler: UnauthorizedHandler | null) {
+  unauthorizedHandler = handler
+  return () => {
+    if (unauthorizedHandler === handler) unauthorizedHandler = null
+  }
+}
+
+export type QueryParams = Record<string, string | number | boolean | null | undefined>
+
+export type RequestOptions = {
+  params?: QueryParams
+  signal?: AbortSignal
+  /**
+   * Skip the global 401 rule for this call. Meant for calls where a 401 answers the question
+   * itself (such as wrong credentials at login) rather than meaning the session ended.
+   */
+  ignoreUnauthorized?: boolean
+}
+
+export type BodyRequestOptions = RequestOptions & { body?: unknown }
+
+type EnvelopeSchema = z.ZodType<{ data: unknown }>
+export type DataOf<S extends EnvelopeSchema> = z.output<S> extends { data: infer D } ? D : never
+
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+
+/** Paths are written as in the spec ('/whoami/'); a missing slash is added rather than 404ing. */
+export function normalizePath(path: string) {
+  const withLeadingSlash = path.startsWith('/') ? path : `/${path}`
+  return withLeadingSlash.endsWith('/') ? withLeadingSlash : `${withLeadingSlash}/`
+}
+
+function buildUrl(path: string, params?: QueryParams) {
+  const search = new URLSearchParams()
+  for (const [key, value] of Object.entries(params ?? {})) {
+    if (value !== undefined && value !== null) search.append(key, String(value))
+  }
+  const query = search.toString()
+  return `${API_BASE}${path}${query ? `?${query}` : ''}`
+}
+
+export function readCookie(name: string) {
+  if (typeof document === 'undefined') return undefined
+  for (const part of document.cookie.split(';')) {
+    const [key, ...rest] = part.trim().split('=')
+    if (key === name) return decodeURIComponent(rest.join('='))
+  }
+  return undefined
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+function nonEmptyString(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() !== '' ? value : undefined
+}
+
+function messagesOf(value: unknown): string[] {
+  if (typeof value === 'string') return value.trim() ? [value] : []
+  if (Array.isArray(value)) return value.filter((item): item is string => !!nonEmptyString(item))
+  return []
+}
+
+async function readErrorBody(response: Response): Promise<unknown> {
+  let text: string
+  try {
+    text = await response.text()
+  } catch {
+    return undefined
+  }
+  if (!text.trim()) return undefined
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    // A proxy's HTML error page is markup, not a message a person should read in a toast.
+    const contentType = response.headers.get('content-type') ?? ''
+    return contentType.includes('text/html') ? undefined : text
+  }
+}
+
+/** Turns an error answer into an ApiError, with the message picked by the spec's global rules. */
+export function toApiError(status: number, body: unknown): ApiError {
+  const fieldErrors: FieldErrors = {}
+  let nonFieldErrors: string[] = []
+  let code: ErrorCode | undefined
+  let message: string | undefined
+
+  if (typeof body === 'string') {
+    message = nonEmptyString(body)?.trim()
+  } else if (isRecord(body)) {
+    for (const [key, value] of Object.entries(body)) {
+      if (NON_FIELD_KEYS.has(key)) continue
+      const messages = messagesOf(value)
+      if (messages.length > 0) fieldErrors[key] = messages
+    }
+    nonFieldErrors = messagesOf(body.non_field_errors)
+    const parsedCode = errorCodeSchema.safeParse(body.code)
+    code = parsedCode.success ? parsedCode.data : undefined
+    message =
+      nonEmptyString(body.detail) ??
+      nonEmptyString(body.message) ??
+      nonFieldErrors[0] ??
+      Object.values(fieldErrors)[0]?.[0]
+  }
+
+  return new ApiError({
+    status,
+    message: message ?? STATUS_MESSAGES[status] ?? DEFAULT_ERROR_MESSAGE,
+    fieldErrors,
+    nonFieldErrors,
+    code,
+  })
+}
+
+function isAbort(error: unknown, signal?: AbortSignal) {
+  return signal?.aborted === true || (error instanceof DOMException && error.name === 'AbortError')
+}
+
+export async function apiRequest<S extends EnvelopeSchema>(
+  method: Method,
+  rawPath: string,
+  schema: S,
+  options: BodyRequestOptions = {},
+): Promise<DataOf<S>> {
+  const path = normalizePath(rawPath)
+  const headers = new Headers({ Accept: 'application/json' })
+  const hasBody = options.body !== undefined
+  if (hasBody) headers.set('Content-Type', 'application/json')
+  if (MUTATING_METHODS.has(method)) {
+    const csrfToken = readCookie('csrftoken')
+    if (csrfToken) headers.set('X-CSRFToken', csrfToken)
+  }
+
+  let response: Response
+  try {
+    response = await fetch(buildUrl(path, options.params), {
+      method,
+      headers,
+      credentials: 'include',
+      body: hasBody ? JSON.stringify(options.body) : undefined,
+      signal: options.signal,
+    })
+  } catch (error) {
+    // A cancelled query is not a failure to report; TanStack Query expects the abort back.
+    if (isAbort(error, options.signal)) throw error
+    throw new ApiError({ status: 0, message: NETWORK_ERROR_MESSAGE, cause: error })
+  }
+
+  if (response.status < 200 || response.status > 299) {
+    const error = toApiError(response.status, await readErrorBody(response))
+    if (
+      response.status === 401 &&
+      !options.ignoreUnauthorized &&
+      !UNAUTHORIZED_EXEMPT_PATHS.has(path)
+    ) {
+      unauthorizedHandler?.()
+    }
+    throw error
+  }
+
+  let json: unknown
+  try {
+    json = JSON.parse(await response.text()) as unknown
+  } catch (cause) {
+    throw new ApiError({ status: response.status, message: DEFAULT_ERROR_MESSAGE, cause })
+  }
+  const parsed = schema.safeParse(json)
+  if (!parsed.success) {
+    // The server broke the contract; people get the generic message, developers the cause.
+    throw new ApiError({
+      status: response.status,
+      message: DEFAULT_ERROR_MESSAGE,
+      cause: parsed.error,
+    })
+  }
+  return (parsed.data as { data: DataOf<S> }).data
+}
+
+export const api = {
+  get: <S extends EnvelopeSchema>(path: string, schema: S, options?: RequestOptions) =>
+    apiRequest('GET', path, schema, options),
+  post: <S extends EnvelopeSchema>(path: string, schema: S, options?: BodyRequestOptions) =>
+    apiRequest('POST', path, schema, options),
+  put: <S extends EnvelopeSchema>(path: string, schema: S, options?: BodyRequestOptions) =>
+    apiRequest('PUT', path, schema, options),
+  patch: <S extends EnvelopeSchema>(path: string, schema: S, options?: BodyRequestOptions) =>
+    apiRequest('PATCH', path, schema, options),
+  delete: <S extends EnvelopeSchema>(path: string, schema: S, options?: BodyRequestOptions) =>
+    apiRequest('DELETE', path, schema, options),
+}

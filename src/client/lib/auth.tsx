@@ -1,0 +1,82 @@
+import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query'
+import { whoamiResponseSchema, type SessionUser, type Whoami } from '#contract/auth'
+import { api, SESSION_EXPIRED_MESSAGE } from './api-client'
+import { toast } from './toast'
+
+/**
+ * The session every screen reads: who is logged in, kept in the TanStack Query cache under the
+ * one key built by `whoamiQueryOptions()`. It lives in lib/ rather than features/auth because
+ * the header, the route guards and most features need it.
+ */
+
+export const ANONYMOUS_SESSION: Whoami = { isAuthenticated: false, user: null }
+
+const AUTH_SCOPE = 'auth'
+
+/** GET /whoami/. It also sets the csrftoken cookie, which every later POST needs. */
+export async function getWhoami(signal?: AbortSignal): Promise<Whoami> {
+  try {
+    return await api.get('/whoami/', whoamiResponseSchema, { signal })
+  } catch (error) {
+    if (signal?.aborted) throw error
+    // Spec 2 §4: a failed whoami leaves the session unauthenticated rather than breaking the page.
+    return ANONYMOUS_SESSION
+  }
+}
+
+export function whoamiQueryOptions() {
+  return queryOptions({
+    queryKey: [AUTH_SCOPE, 'whoami'] as const,
+    queryFn: ({ signal }) => getWhoami(signal),
+    // Login, logout and a 401 update it explicitly, so it rarely needs asking again.
+    staleTime: 5 * 60_000,
+  })
+}
+
+export function userOf(whoami: Whoami | undefined): SessionUser | null {
+  return whoami?.isAuthenticated && whoami.user ? whoami.user : null
+}
+
+/** The logged-in user, or null for a visitor. */
+export function useUser(): SessionUser | null {
+  const { data } = useQuery(whoamiQueryOptions())
+  return userOf(data)
+}
+
+export function useIsSuperuser() {
+  return useUser()?.is_superuser === true
+}
+
+/** Loads the user once; later calls answer from the cache. Used by the route guards. */
+export async function loadUser(queryClient: QueryClient) {
+  return userOf(await queryClient.ensureQueryData(whoamiQueryOptions()))
+}
+
+// What one user saw (registrations, profile) must not show for the next one. Queries on
+// screen stay, marked stale, so an unmounting screen doesn't refetch into a fresh 401.
+function forgetUserData(queryClient: QueryClient) {
+  const isUserData = (query: { queryKey: readonly unknown[] }) => query.queryKey[0] !== AUTH_SCOPE
+  queryClient.removeQueries({ predicate: (query) => isUserData(query) && !query.isActive() })
+  void queryClient.invalidateQueries({ predicate: isUserData, refetchType: 'none' })
+}
+
+/** Asks whoami again (after login or signup) and returns the user it names. */
+export async function refreshUser(queryClient: QueryClient) {
+  const whoami = await queryClient.fetchQuery({ ...whoamiQueryOptions(), staleTime: 0 })
+  forgetUserData(queryClient)
+  return userOf(whoami)
+}
+
+/** Forgets the local user: on logout (even a failed one) and when the session expires. */
+export function clearUser(queryClient: QueryClient) {
+  void queryClient.cancelQueries({ queryKey: whoamiQueryOptions().queryKey })
+  queryClient.setQueryData(whoamiQueryOptions().queryKey, ANONYMOUS_SESSION)
+  forgetUserData(queryClient)
+}
+
+/** The global 401 rule: log out locally, go Home, say why. */
+export function handleSessionExpired(queryClient: QueryClient, navigate: (to: string) => unknown) {
+  clearUser(queryClient)
+  void navigate('/home')
+  toast({ title: SESSION_EXPIRED_MESSAGE, variant: 'destructive' })
+}

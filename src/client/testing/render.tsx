@@ -1,0 +1,63 @@
+import { render, screen, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+// From 'react-router', not 'react-router/dom' as main.tsx does: under Vitest the two entries
+// resolve to separate module formats whose router contexts don't meet.
+import { createMemoryRouter, RouterProvider } from 'react-router'
+import { onTestFinished } from 'vitest'
+import { whoamiResponseSchema, type SessionUser } from '#contract/auth'
+import { AppProvider } from '#client/app/provider'
+import { connectSessionExpiry, createAppRoutes } from '#client/app/router'
+import { createQueryClient } from '#client/lib/query-client'
+import { whoamiOf } from './fixtures'
+import { mockApi, reply, type Handlers } from './mock-api'
+
+type RenderOptions = {
+  /** Where the app starts, e.g. '/login' or '/#/signup/CODE'. */
+  path?: string
+  /** Who GET /whoami/ says is logged in; a visitor when left out. */
+  currentUser?: SessionUser | null
+  /** Request handlers added to (or replacing) the default whoami one. */
+  handlers?: Handlers
+}
+
+export function createTestQueryClient() {
+  return createQueryClient({
+    // Retries would only slow a failing test down; the cache must outlive the render.
+    queries: { retry: false, gcTime: Infinity },
+    mutations: { retry: false },
+  })
+}
+
+/** Renders the whole app (routes, guards, layout, toasts) at `path`, with fetch mocked. */
+export function renderWithProviders({
+  path = '/',
+  currentUser = null,
+  handlers,
+}: RenderOptions = {}) {
+  const api = mockApi({
+    'GET /whoami/': () => reply(whoamiResponseSchema, { data: whoamiOf(currentUser) }),
+    ...handlers,
+  })
+  const queryClient = createTestQueryClient()
+  const router = createMemoryRouter(createAppRoutes(queryClient), { initialEntries: [path] })
+  onTestFinished(connectSessionExpiry(queryClient, router))
+  onTestFinished(() => router.dispose())
+  const user = userEvent.setup()
+  const view = render(
+    <AppProvider queryClient={queryClient}>
+      <RouterProvider router={router} />
+    </AppProvider>,
+  )
+  return { ...view, api, queryClient, router, user }
+}
+
+/** Waits for the screen's h1, i.e. for guards, lazy chunks and the session to settle. */
+export function findScreenTitle(name?: string | RegExp) {
+  return screen.findByRole('heading', { level: 1, ...(name ? { name } : {}) })
+}
+
+/** The toasts on screen: Radix lists them in the 'Notifications' region. */
+export function queryToasts() {
+  const region = screen.queryByRole('region', { name: /notifications/i })
+  return region ? within(region).queryAllByRole('listitem') : []
+}

@@ -1,0 +1,63 @@
+import '@testing-library/jest-dom/vitest'
+import { cleanup } from '@testing-library/react'
+import { afterEach, beforeEach, vi } from 'vitest'
+import { setUnauthorizedHandler } from '#client/lib/api-client'
+import { resetToasts } from '#client/lib/toast'
+import { recordConsoleError, takeUnexpectedConsoleErrors } from './console'
+
+// jsdom lacks what Radix's menus and our scrolling touch; without these stand-ins jsdom logs
+// "Not implemented" errors or throws.
+class ResizeObserverStub {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+}
+globalThis.ResizeObserver ??= ResizeObserverStub
+window.scrollTo = () => {}
+Element.prototype.scrollIntoView ??= function scrollIntoView() {}
+Element.prototype.hasPointerCapture ??= () => false
+Element.prototype.releasePointerCapture ??= () => {}
+Element.prototype.setPointerCapture ??= () => {}
+
+function describe(value: unknown) {
+  if (value instanceof Error) return value.stack ?? value.message
+  if (typeof value === 'string') return value
+  try {
+    return JSON.stringify(value)
+  } catch {
+    return String(value)
+  }
+}
+
+// Enough of console's printf rules ('%s') to make React's messages readable in a failure.
+function format(first: unknown, ...rest: unknown[]) {
+  const args = [...rest]
+  const head =
+    typeof first === 'string'
+      ? first.replace(/%[sdifoOc]/g, (token) => (args.length ? describe(args.shift()) : token))
+      : describe(first)
+  return [head, ...args.map(describe)].join(' ')
+}
+
+beforeEach(() => {
+  vi.spyOn(console, 'error').mockImplementation((first?: unknown, ...args: unknown[]) => {
+    recordConsoleError(format(first, ...args))
+  })
+})
+
+afterEach(() => {
+  cleanup()
+  resetToasts()
+  setUnauthorizedHandler(null)
+  vi.unstubAllGlobals()
+  vi.restoreAllMocks()
+  for (const cookie of document.cookie.split(';')) {
+    const name = cookie.split('=')[0]?.trim()
+    if (name) document.cookie = `${name}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/`
+  }
+  window.scrollY = 0
+  const errors = takeUnexpectedConsoleErrors()
+  if (errors.length > 0) {
+    throw new Error(`Unexpected console.error:\n${errors.join('\n---\n')}`)
+  }
+})
