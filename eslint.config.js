@@ -5,18 +5,32 @@ import globals from 'globals'
 import tseslint from 'typescript-eslint'
 
 export default tseslint.config(
-  { ignores: ['dist', 'node_modules', 'data', '.tmp', 'test-results', 'playwright-report', 'src/server/db/migrations'] },
+  {
+    ignores: [
+      'dist',
+      'node_modules',
+      'data',
+      '.tmp',
+      'test-results',
+      'playwright-report',
+      'src/server/db/migrations',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
     plugins: { 'import-x': importX },
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       'no-restricted-syntax': [
         'error',
         {
-          selector: "CallExpression[callee.object.name=/^(it|test|describe)$/][callee.property.name=/^(only|skip)$/]",
+          selector:
+            'CallExpression[callee.object.name=/^(it|test|describe)$/][callee.property.name=/^(only|skip)$/]',
           message: 'Focused or skipped tests must not be committed.',
         },
       ],
@@ -25,9 +39,21 @@ export default tseslint.config(
         'error',
         {
           zones: [
-            { target: './src/client', from: './src/server', message: 'The page must not import server code; share through src/contract.' },
-            { target: './src/server', from: './src/client', message: 'The server must not import page code; share through src/contract.' },
-            { target: './src/contract', from: ['./src/server', './src/client'], message: 'The contract imports only zod.' },
+            {
+              target: './src/client',
+              from: './src/server',
+              message: 'The page must not import server code; share through src/contract.',
+            },
+            {
+              target: './src/server',
+              from: './src/client',
+              message: 'The server must not import page code; share through src/contract.',
+            },
+            {
+              target: './src/contract',
+              from: ['./src/server', './src/client'],
+              message: 'The contract imports only zod.',
+            },
           ],
         },
       ],

@@ -15,7 +15,9 @@ const serverTests = ['src/server/**/*.test.ts', 'src/contract/**/*.test.ts']
 async function reachablePostgres(): Promise<string | undefined> {
   const url = process.env.TEST_DATABASE_URL
   const skip = (why: string) => {
-    console.warn(`\n[podclub] PostgreSQL suite skipped: ${why}. The server tests run on PGlite only.\n`)
+    console.warn(
+      `\n[podclub] PostgreSQL suite skipped: ${why}. The server tests run on PGlite only.\n`,
+    )
     return undefined
   }
   if (!url) return skip('TEST_DATABASE_URL is not set')

@@ -8,7 +8,10 @@ export async function readInbox(): Promise<Mail[]> {
   return (await fetch(e2e.inboxUrl)).json() as Promise<Mail[]>
 }
 
-export async function waitForMail(predicate: (m: Mail) => boolean, timeoutMs = 15_000): Promise<Mail> {
+export async function waitForMail(
+  predicate: (m: Mail) => boolean,
+  timeoutMs = 15_000,
+): Promise<Mail> {
   const deadline = Date.now() + timeoutMs
   while (Date.now() < deadline) {
     const found = (await readInbox()).find(predicate)

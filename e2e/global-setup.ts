@@ -9,7 +9,8 @@ import { e2e } from './env'
 async function waitForReady(url: string, server: ChildProcess, timeoutMs: number) {
   const deadline = Date.now() + timeoutMs
   while (Date.now() < deadline) {
-    if (server.exitCode !== null) throw new Error(`the podclub server exited with ${server.exitCode}`)
+    if (server.exitCode !== null)
+      throw new Error(`the podclub server exited with ${server.exitCode}`)
     try {
       if ((await fetch(url)).ok) return
     } catch {

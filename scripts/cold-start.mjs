@@ -10,7 +10,14 @@ const dataDir = mkdtempSync(path.join(tmpdir(), 'podclub-cold-'))
 async function timeStart(label) {
   const started = performance.now()
   const child = spawn('npm', ['start'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'warn' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      LOG_LEVEL: 'warn',
+    },
     stdio: 'ignore',
     detached: true,
   })

@@ -16,8 +16,16 @@ export type Whoami = z.infer<typeof whoamiSchema>
 export const whoamiResponseSchema = envelope(whoamiSchema)
 
 export const createLoginBodySchema = z.object({
-  username: z.string({ error: 'Username is required' }).trim().min(1, 'Username is required').max(254),
-  password: z.string({ error: 'Password is required' }).trim().min(1, 'Password is required').max(1024),
+  username: z
+    .string({ error: 'Username is required' })
+    .trim()
+    .min(1, 'Username is required')
+    .max(254),
+  password: z
+    .string({ error: 'Password is required' })
+    .trim()
+    .min(1, 'Password is required')
+    .max(1024),
 })
 export type CreateLoginBody = z.infer<typeof createLoginBodySchema>
 
@@ -51,7 +59,11 @@ export const createSignupBodySchema = z.object({
   email: emailSchema,
   password: passwordSchema,
   inviteCode: inviteCodeSchema,
-  city: z.string({ error: 'Please enter a valid city' }).trim().min(2, 'Please enter a valid city').max(100, 'Please enter a valid city'),
+  city: z
+    .string({ error: 'Please enter a valid city' })
+    .trim()
+    .min(2, 'Please enter a valid city')
+    .max(100, 'Please enter a valid city'),
   source: z
     .string({ error: 'Please tell us how you found us' })
     .trim()

@@ -113,7 +113,8 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
   }
 
   app.setNotFoundHandler((request, reply) => {
-    const isPage = (request.method === 'GET' || request.method === 'HEAD') && !request.url.startsWith('/api')
+    const isPage =
+      (request.method === 'GET' || request.method === 'HEAD') && !request.url.startsWith('/api')
     if (hasClient && isPage) {
       // Every page route is drawn by the client router, including its own not-found page.
       return reply.header('cache-control', 'no-cache').sendFile('index.html')

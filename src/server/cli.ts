@@ -79,7 +79,8 @@ run(process.argv.slice(2)).then(
     process.exit(0)
   },
   (err: unknown) => {
-    const known = err instanceof UsageError || err instanceof EnvError || err instanceof DataDirInUseError
+    const known =
+      err instanceof UsageError || err instanceof EnvError || err instanceof DataDirInUseError
     console.error(`podclub: ${known ? (err as Error).message : String(err)}`)
     process.exit(known ? 2 : 1)
   },

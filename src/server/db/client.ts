@@ -101,7 +101,10 @@ export async function openMemoryPglite(loadDataDir?: Blob): Promise<Database & {
   return { db, client, engine: 'pglite', close: () => client.close() }
 }
 
-export async function openDatabase(opts: { databaseUrl?: string; dataDir: string }): Promise<Database> {
+export async function openDatabase(opts: {
+  databaseUrl?: string
+  dataDir: string
+}): Promise<Database> {
   return opts.databaseUrl ? openPostgres(opts.databaseUrl) : openPglite(opts.dataDir)
 }
 

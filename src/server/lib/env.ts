@@ -51,8 +51,10 @@ export const envSchema = z.object({
     .trim()
     .regex(/^[a-z0-9.]{3,24}$/, 'must be 3 to 24 lowercase letters, digits or periods')
     .default('admin'),
-  ADMIN_PASSWORD: z
-    .preprocess((v) => (v === '' ? undefined : v), z.string().min(8, 'must be at least 8 characters').optional()),
+  ADMIN_PASSWORD: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.string().min(8, 'must be at least 8 characters').optional(),
+  ),
   ADMIN_EMAIL: z.preprocess((v) => (v === '' ? undefined : v), z.email().optional()),
   /** Behind a reverse proxy, take the client address from X-Forwarded-For (rate limits use it). */
   TRUST_PROXY: optionalText.transform((v) => v === '1' || v === 'true'),

@@ -1,7 +1,12 @@
 import { hash, verify } from '@node-rs/argon2'
 
 // argon2id with OWASP's second recommended profile (19 MiB, 2 passes).
-const options = { algorithm: 2 /* Algorithm.Argon2id, a const enum */, memoryCost: 19_456, timeCost: 2, parallelism: 1 }
+const options = {
+  algorithm: 2 /* Algorithm.Argon2id, a const enum */,
+  memoryCost: 19_456,
+  timeCost: 2,
+  parallelism: 1,
+}
 
 export const hashPassword = (password: string) => hash(password, options)
 

@@ -43,7 +43,12 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
       return reply.status(400).send(body)
     }
     const statusCode = (error as FastifyError).statusCode
-    if (!isResponseSerializationError(error) && statusCode && statusCode >= 400 && statusCode < 500) {
+    if (
+      !isResponseSerializationError(error) &&
+      statusCode &&
+      statusCode >= 400 &&
+      statusCode < 500
+    ) {
       // Fastify's own client errors (malformed JSON, body too large, bad content type).
       const detail =
         statusCode === 413
@@ -56,7 +61,9 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
               : statusCode === 404
                 ? 'Resource not found'
                 : 'Bad request.'
-      return reply.status(statusCode).send({ detail, code: statusCode === 404 ? 'NOT_FOUND' : 'BAD_REQUEST' })
+      return reply
+        .status(statusCode)
+        .send({ detail, code: statusCode === 404 ? 'NOT_FOUND' : 'BAD_REQUEST' })
     }
     request.log.error({ err: error }, 'unhandled error')
     return reply.status(500).send({ detail: INTERNAL_ERROR_MESSAGE, code: 'INTERNAL' })

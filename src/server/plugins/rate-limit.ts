@@ -39,7 +39,10 @@ declare module 'fastify' {
 export const rateLimitPlugin = fp(
   async (app: FastifyInstance, opts: { db: Db; redis?: Redis }) => {
     const limiters = {} as Record<RateLimitName, RateLimiterAbstract>
-    for (const [name, rule] of Object.entries(rateLimitRules) as [RateLimitName, (typeof rateLimitRules)[RateLimitName]][]) {
+    for (const [name, rule] of Object.entries(rateLimitRules) as [
+      RateLimitName,
+      (typeof rateLimitRules)[RateLimitName],
+    ][]) {
       const common = { ...rule, keyPrefix: `rl:${name}` }
       limiters[name] = opts.redis
         ? new RateLimiterRedis({ ...common, storeClient: opts.redis })

@@ -53,7 +53,9 @@ export const sessionPlugin = fp(
     }
     const isValidCsrfToken = (token: string) => {
       const [value, signature, extra] = token.split('.')
-      return !!value && !!signature && extra === undefined && safeEqual(hmac(secret, value), signature)
+      return (
+        !!value && !!signature && extra === undefined && safeEqual(hmac(secret, value), signature)
+      )
     }
 
     app.decorateRequest('user', null)
@@ -103,7 +105,8 @@ export const sessionPlugin = fp(
     app.decorateReply('startSession', async function (this: FastifyReply, userId: number) {
       const request = this.request
       // A fresh id at every login: a session id known before login is worth nothing after it.
-      if (request.sessionHash) await db.delete(sessions).where(eq(sessions.idHash, request.sessionHash))
+      if (request.sessionHash)
+        await db.delete(sessions).where(eq(sessions.idHash, request.sessionHash))
       const sessionId = randomToken(32)
       const expiresAt = new Date(now().getTime() + SESSION_DAYS * DAY_MS)
       await db.insert(sessions).values({ idHash: sha256(sessionId), userId, expiresAt })
@@ -120,7 +123,8 @@ export const sessionPlugin = fp(
 
     app.decorateReply('endSession', async function (this: FastifyReply) {
       const request = this.request
-      if (request.sessionHash) await db.delete(sessions).where(eq(sessions.idHash, request.sessionHash))
+      if (request.sessionHash)
+        await db.delete(sessions).where(eq(sessions.idHash, request.sessionHash))
       request.user = null
       request.sessionHash = null
       this.clearCookie(SESSION_COOKIE, { ...cookieBase, httpOnly: true })

@@ -9,6 +9,8 @@ afterEach(() => {
   const calls = errorSpy.mock.calls
   errorSpy.mockRestore()
   if (calls.length > 0 && !vi.isMockFunction(console.error)) {
-    throw new Error(`Unexpected console.error: ${calls.map((c: unknown[]) => c.join(' ')).join('\n')}`)
+    throw new Error(
+      `Unexpected console.error: ${calls.map((c: unknown[]) => c.join(' ')).join('\n')}`,
+    )
   }
 })

@@ -23,7 +23,9 @@ export type TestApp = Awaited<ReturnType<typeof buildTestApp>>
  * The real app on a fresh migrated database, with the real outbox delivering to a capturing
  * transport. `deliverMail()` runs the outbox once and returns what it sent.
  */
-export async function buildTestApp(opts: { clock?: Clock; env?: Record<string, string>; database?: Database } = {}) {
+export async function buildTestApp(
+  opts: { clock?: Clock; env?: Record<string, string>; database?: Database } = {},
+) {
   const database = opts.database ?? (await createTestDatabase())
   const env: Env = parseEnv({ ...TEST_ENV, ...opts.env })
   const clock = opts.clock ?? systemClock
@@ -35,7 +37,13 @@ export async function buildTestApp(opts: { clock?: Clock; env?: Record<string, s
     close: () => {},
   }
   const silentLog = { info: () => {}, warn: () => {}, error: () => {}, debug: () => {} }
-  const outbox = createOutboxWorker({ db: database.db, transport, clock, from: env.MAIL_FROM, log: silentLog })
+  const outbox = createOutboxWorker({
+    db: database.db,
+    transport,
+    clock,
+    from: env.MAIL_FROM,
+    log: silentLog,
+  })
   const deps: AppDeps = {
     env,
     db: database.db,
@@ -67,7 +75,13 @@ let userSeq = 0
 /** Inserts a member directly (sign-up has its own tests); returns its credentials. */
 export async function createUser(
   testApp: { db: TestApp['db'] },
-  overrides: Partial<{ username: string; email: string; password: string; isSuperuser: boolean; city: string }> = {},
+  overrides: Partial<{
+    username: string
+    email: string
+    password: string
+    isSuperuser: boolean
+    city: string
+  }> = {},
 ) {
   userSeq += 1
   const username = overrides.username ?? `member${userSeq}.${Math.floor(Math.random() * 1e6)}`
@@ -86,7 +100,11 @@ export async function createUser(
   return { ...user!, password }
 }
 
-type InjectOptions = { method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'; body?: unknown; headers?: Record<string, string> }
+type InjectOptions = {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+  body?: unknown
+  headers?: Record<string, string>
+}
 
 /**
  * A browser-like client: keeps cookies between calls and sends the CSRF header the page would
@@ -122,9 +140,13 @@ export function createAgent(app: TestApp['app'], opts: { ip?: string } = {}) {
   }
   return {
     jar,
-    get: (path: string, o: Omit<InjectOptions, 'method' | 'body'> = {}) => request(path, { ...o, method: 'GET' }),
-    post: (path: string, body?: unknown, o: { csrf?: boolean; headers?: Record<string, string> } = {}) =>
-      request(path, { ...o, method: 'POST', body }),
+    get: (path: string, o: Omit<InjectOptions, 'method' | 'body'> = {}) =>
+      request(path, { ...o, method: 'GET' }),
+    post: (
+      path: string,
+      body?: unknown,
+      o: { csrf?: boolean; headers?: Record<string, string> } = {},
+    ) => request(path, { ...o, method: 'POST', body }),
     request,
     async login(username: string, password: string) {
       const res = await request('/api/v1/login/', { method: 'POST', body: { username, password } })

@@ -162,11 +162,20 @@ describe('login and logout', () => {
 
   it('answers the same for a wrong password and an unknown user', async () => {
     const user = await createUser(t)
-    const wrong = await agent().post('/api/v1/login/', { username: user.username, password: 'nope-nope' })
-    const unknown = await agent().post('/api/v1/login/', { username: 'nobody.here', password: 'nope-nope' })
+    const wrong = await agent().post('/api/v1/login/', {
+      username: user.username,
+      password: 'nope-nope',
+    })
+    const unknown = await agent().post('/api/v1/login/', {
+      username: 'nobody.here',
+      password: 'nope-nope',
+    })
     expect(wrong.statusCode).toBe(400)
     expect(unknown.statusCode).toBe(400)
-    expect(wrong.json()).toEqual({ detail: 'Invalid username or password.', code: 'INVALID_CREDENTIALS' })
+    expect(wrong.json()).toEqual({
+      detail: 'Invalid username or password.',
+      code: 'INVALID_CREDENTIALS',
+    })
     expect(unknown.json()).toEqual(wrong.json())
   })
 
@@ -183,15 +192,24 @@ describe('login and logout', () => {
     const user = await createUser(t)
     const a = agent()
     for (let i = 0; i < 10; i++) {
-      const res = await a.post('/api/v1/login/', { username: user.username, password: 'wrong-password' })
+      const res = await a.post('/api/v1/login/', {
+        username: user.username,
+        password: 'wrong-password',
+      })
       expect(res.statusCode).toBe(400)
     }
-    const limited = await a.post('/api/v1/login/', { username: user.username, password: user.password })
+    const limited = await a.post('/api/v1/login/', {
+      username: user.username,
+      password: user.password,
+    })
     expect(limited.statusCode).toBe(429)
     expect(limited.json().code).toBe('RATE_LIMITED')
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0)
     // Another client address is not affected.
-    expect((await agent().post('/api/v1/login/', { username: user.username, password: user.password })).statusCode).toBe(200)
+    expect(
+      (await agent().post('/api/v1/login/', { username: user.username, password: user.password }))
+        .statusCode,
+    ).toBe(200)
   })
 
   it('marks the session cookie Secure when APP_URL is https', async () => {
@@ -222,7 +240,11 @@ describe('signup', () => {
     const body = signupBody()
     const res = await a.post('/api/v1/signup/', body)
     expect(res.statusCode).toBe(201)
-    expect(res.json().data.user).toEqual({ username: body.username, email: body.email, is_superuser: false })
+    expect(res.json().data.user).toEqual({
+      username: body.username,
+      email: body.email,
+      is_superuser: false,
+    })
     expect((await a.get('/api/v1/whoami/')).json().data.user.username).toBe(body.username)
     const sent = await t.deliverMail()
     expect(sent.map((m) => [m.to, m.subject])).toContainEqual([body.email, 'Welcome to podclub'])
@@ -236,13 +258,18 @@ describe('signup', () => {
     expect(check.statusCode).toBe(409)
     const second = await agent().post('/api/v1/signup/', signupBody({ inviteCode: 'welcome-once' }))
     expect(second.statusCode).toBe(409)
-    expect(second.json()).toEqual({ detail: 'This invite code has already been used', code: 'INVITE_CODE_USED' })
+    expect(second.json()).toEqual({
+      detail: 'This invite code has already been used',
+      code: 'INVITE_CODE_USED',
+    })
   })
 
   it('lets only one of two concurrent sign-ups use a welcome code', async () => {
     await t.db.insert(inviteCodes).values({ code: 'welcome-race' })
     const results = await Promise.all(
-      [1, 2, 3].map(() => agent().post('/api/v1/signup/', signupBody({ inviteCode: 'welcome-race' }))),
+      [1, 2, 3].map(() =>
+        agent().post('/api/v1/signup/', signupBody({ inviteCode: 'welcome-race' })),
+      ),
     )
     expect(results.map((r) => r.statusCode).sort()).toEqual([201, 409, 409])
   })
@@ -279,7 +306,10 @@ describe('signup', () => {
       city: ['Please enter a valid city'],
       source: ['Please tell us how you found us'],
     })
-    const long = await agent().post('/api/v1/signup/', signupBody({ username: 'a'.repeat(25), source: 's'.repeat(101) }))
+    const long = await agent().post(
+      '/api/v1/signup/',
+      signupBody({ username: 'a'.repeat(25), source: 's'.repeat(101) }),
+    )
     expect(long.json()).toEqual({
       username: ['Username must be 24 characters or less'],
       source: ['Response must be 100 characters or less'],
@@ -352,7 +382,10 @@ describe('bootstrap', () => {
       const second = await bootstrap(fresh.db, fresh.env)
       expect(second.createdAdmin).toBeUndefined()
       // The printed credentials work, and the account is a super user.
-      const res = await createAgent(fresh.app).login('admin', first.createdAdmin!.generatedPassword!)
+      const res = await createAgent(fresh.app).login(
+        'admin',
+        first.createdAdmin!.generatedPassword!,
+      )
       expect(res.json().data.user.is_superuser).toBe(true)
       // The printed invite link's code signs people up.
       const signup = await createAgent(fresh.app).post('/api/v1/signup/', signupBody())

@@ -39,10 +39,14 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, 
     },
   )
 
-  app.post('/logout/', { schema: { tags, response: { 200: okSchema } } }, async (_request, reply) => {
-    await reply.endSession()
-    return { data: { ok: true as const } }
-  })
+  app.post(
+    '/logout/',
+    { schema: { tags, response: { 200: okSchema } } },
+    async (_request, reply) => {
+      await reply.endSession()
+      return { data: { ok: true as const } }
+    },
+  )
 
   app.post(
     '/signup/',

@@ -123,7 +123,11 @@ async function createMember(
         `Pick a podclub to join: ${appUrl}/home?skipSplash=true\n\n` +
         'no bots. no ai. no bs.\n',
     })
-    return { id: user.id, username: user.username, email: user.email, isSuperuser: user.isSuperuser }
+    return {
+      id: user.id,
+      username: user.username,
+      email: user.email,
+      isSuperuser: user.isSuperuser,
+    }
   })
 }
-

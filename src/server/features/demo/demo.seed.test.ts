@@ -1,13 +1,7 @@
 import { TZDate } from '@date-fns/tz'
 import { count, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  hindsights,
-  podclubs,
-  pollVotes,
-  registrations,
-  users,
-} from '../../db/schema/index'
+import { hindsights, podclubs, pollVotes, registrations, users } from '../../db/schema/index'
 import { fixedClock } from '../../lib/clock'
 import { buildTestApp, createAgent, type TestApp } from '../../testing/test-app'
 import { DEMO_PASSWORD, seedDemo } from './demo.seed'
@@ -35,7 +29,8 @@ describe('demo data', () => {
       expect(n).toBeLessThanOrEqual(9)
       const local = new TZDate(club.startsAt.getTime(), 'America/New_York')
       expect([0, 30]).toContain(local.getMinutes())
-      if (club.status === 'upcoming') expect(club.startsAt.getTime()).toBeGreaterThan(clock.now().getTime())
+      if (club.status === 'upcoming')
+        expect(club.startsAt.getTime()).toBeGreaterThan(clock.now().getTime())
       else expect(club.chatlog).toMatch(/^\d\d:\d\d:\d\d From /)
     }
     expect((await t.db.select({ n: count() }).from(hindsights))[0]!.n).toBeGreaterThan(0)

@@ -92,13 +92,43 @@ export async function seedDemo(db: Db, clock: Clock): Promise<{ seeded: boolean 
 
     const plans = [
       { title: 'The Cathedral', months: -3, status: 'completed', seats: 7, location: 'nyc' },
-      { title: 'The Invention of Boredom', months: -2, status: 'completed', seats: 3, location: 'zoom' },
-      { title: 'Why We Trust Strangers', months: -1, status: 'completed', seats: 5, location: 'zoom' },
-      { title: 'The Sound of a Shrinking Room', months: 1, status: 'upcoming', seats: 9, location: 'nyc' },
-      { title: 'What the Map Leaves Out', months: 1, status: 'upcoming', seats: 4, location: 'zoom' },
+      {
+        title: 'The Invention of Boredom',
+        months: -2,
+        status: 'completed',
+        seats: 3,
+        location: 'zoom',
+      },
+      {
+        title: 'Why We Trust Strangers',
+        months: -1,
+        status: 'completed',
+        seats: 5,
+        location: 'zoom',
+      },
+      {
+        title: 'The Sound of a Shrinking Room',
+        months: 1,
+        status: 'upcoming',
+        seats: 9,
+        location: 'nyc',
+      },
+      {
+        title: 'What the Map Leaves Out',
+        months: 1,
+        status: 'upcoming',
+        seats: 4,
+        location: 'zoom',
+      },
       { title: 'Price of a Free Lunch', months: 2, status: 'upcoming', seats: 1, location: 'zoom' },
       { title: 'Letters Never Sent', months: 2, status: 'upcoming', seats: 0, location: 'nyc' },
-      { title: 'The Last Search Result', months: 3, status: 'upcoming', seats: 2, location: 'zoom' },
+      {
+        title: 'The Last Search Result',
+        months: 3,
+        status: 'upcoming',
+        seats: 2,
+        location: 'zoom',
+      },
     ] as const
 
     for (const [i, plan] of plans.entries()) {
@@ -190,12 +220,14 @@ export async function seedDemo(db: Db, clock: Clock): Promise<{ seeded: boolean 
         })),
       )
       .returning()
-    await tx.insert(pollVotes).values(
-      codes.map((c, k) => ({ pollId: poll!.id, optionId: options[k % 2]!.id, voteCodeId: c.id })),
-    )
-    await tx.insert(inviteCodes).values(
-      Array.from({ length: 3 }, () => ({ code: randomToken(9), createdById: who(0).id })),
-    )
+    await tx
+      .insert(pollVotes)
+      .values(
+        codes.map((c, k) => ({ pollId: poll!.id, optionId: options[k % 2]!.id, voteCodeId: c.id })),
+      )
+    await tx
+      .insert(inviteCodes)
+      .values(Array.from({ length: 3 }, () => ({ code: randomToken(9), createdById: who(0).id })))
     return { seeded: true }
   })
 }
