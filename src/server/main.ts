@@ -1,11 +1,12 @@
 import { Redis } from 'ioredis'
 import pino from 'pino'
-import { buildApp } from './app'
+import { buildApp, clientDistDir } from './app'
 import { DataDirInUseError, openDatabase } from './db/client'
 import { bootstrap, resolveSessionSecret } from './features/auth/bootstrap'
 import { DEMO_PASSWORD, seedDemo } from './features/demo/demo.seed'
 import { createOutboxWorker } from './features/mail/outbox.worker'
 import { createLogTransport, createSmtpTransport } from './features/mail/mail.transport'
+import { ensureClientBuilt } from './lib/client-build'
 import { systemClock } from './lib/clock'
 import { EnvError, parseEnv } from './lib/env'
 
@@ -21,6 +22,7 @@ async function main() {
     }
     throw err
   }
+  ensureClientBuilt(clientDistDir)
   const log = pino({ level: env.LOG_LEVEL, base: { app: 'podclub' } })
   const startedAt = performance.now()
 
