@@ -7,7 +7,8 @@ test.describe('page shell', () => {
   }) => {
     const foreign: string[] = []
     page.on('request', (req) => {
-      if (!req.url().startsWith(e2e.baseUrl) && !req.url().startsWith('data:')) foreign.push(req.url())
+      if (!req.url().startsWith(e2e.baseUrl) && !req.url().startsWith('data:'))
+        foreign.push(req.url())
     })
     await page.goto('/home')
     const header = page.getByRole('banner')
