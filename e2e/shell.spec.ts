@@ -10,7 +10,9 @@ test.describe('page shell', () => {
       if (!req.url().startsWith(e2e.baseUrl) && !req.url().startsWith('data:'))
         foreign.push(req.url())
     })
-    await page.goto('/home')
+    const res = await page.goto('/home')
+    // A strict policy, and the fixture fails the spec on any violation it would log.
+    expect(res?.headers()['content-security-policy']).toContain("default-src 'self'")
     const header = page.getByRole('banner')
     await expect(header.getByRole('link', { name: 'podclub.' })).toHaveAttribute('href', '/home')
     await expect(header.getByRole('link', { name: '[ login ]' })).toBeVisible()

@@ -32,6 +32,23 @@ export type AppDeps = {
   redis?: Redis
 }
 
+/**
+ * The page loads only its own files and talks only to its own API. Inline styles stay allowed:
+ * React and Radix position popovers with style attributes.
+ */
+const PAGE_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "connect-src 'self'",
+  "font-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ')
+
 export const clientDistDir = fileURLToPath(new URL('../../dist/client', import.meta.url))
 
 export type BuildAppOptions = {
@@ -80,10 +97,13 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
   })
   await app.register(rateLimitPlugin, { db: deps.db, redis: deps.redis })
 
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', async (request, reply) => {
     reply.header('x-content-type-options', 'nosniff')
     reply.header('referrer-policy', 'same-origin')
     reply.header('x-frame-options', 'DENY')
+    const isPage = String(reply.getHeader('content-type') ?? '').startsWith('text/html')
+    if (isPage && !request.url.startsWith('/api/'))
+      reply.header('content-security-policy', PAGE_CSP)
   })
 
   await app.register(healthRoutes, { db: deps.db })

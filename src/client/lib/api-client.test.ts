@@ -93,6 +93,40 @@ describe('api-client CSRF header', () => {
     },
   )
 
+  it('fetches a fresh token through whoami and retries a write refused for CSRF, once', async () => {
+    let attempts = 0
+    const mock = mockApi({
+      'POST /items/': () => {
+        attempts += 1
+        if (attempts === 1) {
+          document.cookie = 'csrftoken=fresh'
+          return replyError(403, { detail: 'CSRF Failed', code: 'CSRF_FAILED' })
+        }
+        return reply(itemSchema, { data: { id: 3, title: 'again' } })
+      },
+      'GET /whoami/': () => reply(whoamiResponseSchema, { data: whoamiOf(null) }),
+    })
+    await expect(api.post('/items/', itemSchema, { body: { title: 'again' } })).resolves.toEqual({
+      id: 3,
+      title: 'again',
+    })
+    expect(mock.callsTo('GET /whoami/')).toHaveLength(1)
+    expect(mock.callsTo('POST /items/').map((c) => c.headers.get('X-CSRFToken'))).toEqual([
+      'token+abc',
+      'fresh',
+    ])
+  })
+
+  it('gives up after one retry and reports the refusal', async () => {
+    mockApi({
+      'POST /items/': () => replyError(403, { detail: 'CSRF Failed', code: 'CSRF_FAILED' }),
+      'GET /whoami/': () => reply(whoamiResponseSchema, { data: whoamiOf(null) }),
+    })
+    const error = await failureOf(api.post('/items/', itemSchema))
+    expect(error.status).toBe(403)
+    expect(error.message).toBe('CSRF Failed')
+  })
+
   it('does not send it on GET', async () => {
     const mock = mockApi({
       'GET /items/1/': () => reply(itemSchema, { data: { id: 1, title: 't' } }),

@@ -195,6 +195,27 @@ export async function apiRequest<S extends EnvelopeSchema>(
   schema: S,
   options: BodyRequestOptions = {},
 ): Promise<DataOf<S>> {
+  try {
+    return await sendRequest(method, rawPath, schema, options)
+  } catch (error) {
+    // A write refused only for its CSRF token (a missing cookie, or one signed before the server's
+    // secret changed): whoami hands out a fresh token, and the write is tried once more.
+    if (isApiError(error) && error.code === 'CSRF_FAILED' && MUTATING_METHODS.has(method)) {
+      await fetch(`${API_BASE}/whoami/`, { credentials: 'include', signal: options.signal }).catch(
+        () => undefined,
+      )
+      return sendRequest(method, rawPath, schema, options)
+    }
+    throw error
+  }
+}
+
+async function sendRequest<S extends EnvelopeSchema>(
+  method: Method,
+  rawPath: string,
+  schema: S,
+  options: BodyRequestOptions,
+): Promise<DataOf<S>> {
   const path = normalizePath(rawPath)
   const headers = new Headers({ Accept: 'application/json' })
   const hasBody = options.body !== undefined
