@@ -6,6 +6,7 @@ import { bootstrap, resolveSessionSecret } from './features/auth/bootstrap'
 import { DEMO_PASSWORD, seedDemo } from './features/demo/demo.seed'
 import { createOutboxWorker } from './features/mail/outbox.worker'
 import { createLogTransport, createSmtpTransport } from './features/mail/mail.transport'
+import { pruneExpiredJob } from './features/maintenance/maintenance.jobs'
 import { ensureClientBuilt } from './lib/client-build'
 import { systemClock } from './lib/clock'
 import { EnvError, parseEnv } from './lib/env'
@@ -82,6 +83,13 @@ async function main() {
   )
   await app.listen({ port: env.PORT, host: env.HOST })
   outbox.start()
+  const maintenance = setInterval(() => {
+    pruneExpiredJob
+      .run({ db, clock: systemClock })
+      .then((deleted) => log.debug({ deleted }, 'pruned expired rows'))
+      .catch((err: unknown) => log.warn({ err }, 'pruning expired rows failed'))
+  }, pruneExpiredJob.intervalMs)
+  maintenance.unref()
   log.info(
     { url: env.APP_URL, startupMs: Math.round(performance.now() - startedAt) },
     `podclub is listening on ${env.HOST}:${env.PORT}`,
@@ -98,6 +106,7 @@ async function main() {
     }, 25_000)
     force.unref()
     try {
+      clearInterval(maintenance)
       await app.close()
       await outbox.stop()
       transport.close()

@@ -19,7 +19,15 @@ let templateBlob: Blob | undefined
  * A fresh, migrated database for one test file: a PGlite cloned from the run's template, or
  * (TEST_ENGINE=postgres) a PostgreSQL database created from the template database.
  */
-export async function createTestDatabase(): Promise<Database> {
+export type TestDatabase = Database & {
+  /**
+   * Another handle on the same database, as a second app process would have: its own pool on
+   * PostgreSQL; on PGlite (one process by design) the same handle.
+   */
+  connectAgain(): Promise<Database>
+}
+
+export async function createTestDatabase(): Promise<TestDatabase> {
   if (process.env.TEST_ENGINE === 'postgres') {
     const adminUrl = process.env.TEST_DATABASE_URL!
     const name = `podclub_test_${randomBytes(6).toString('hex')}`
@@ -27,9 +35,11 @@ export async function createTestDatabase(): Promise<Database> {
     await admin.connect()
     await admin.query(`create database ${name} template ${inject('postgresTemplateDb')}`)
     await admin.end()
-    const database = await openPostgres(postgresUrlFor(adminUrl, name), { max: 5 })
+    const url = postgresUrlFor(adminUrl, name)
+    const database = await openPostgres(url, { max: 5 })
     return {
       ...database,
+      connectAgain: () => openPostgres(url, { max: 5 }),
       close: async () => {
         await database.close()
         const drop = new pg.Client({ connectionString: adminUrl })
@@ -40,5 +50,6 @@ export async function createTestDatabase(): Promise<Database> {
     }
   }
   templateBlob ??= new Blob([await readFile(inject('pgliteTemplateFile'))])
-  return openMemoryPglite(templateBlob)
+  const database = await openMemoryPglite(templateBlob)
+  return { ...database, connectAgain: async () => ({ ...database, close: async () => {} }) }
 }
