@@ -23,7 +23,9 @@ async function main() {
     }
     throw err
   }
-  ensureClientBuilt(clientDistDir)
+  // NODE_ENV=test serves the API alone: process-level tests don't need the page built.
+  const serveClient = env.NODE_ENV !== 'test'
+  if (serveClient) ensureClientBuilt(clientDistDir)
   const log = pino({ level: env.LOG_LEVEL, base: { app: 'podclub' } })
   const startedAt = performance.now()
 
@@ -79,7 +81,7 @@ async function main() {
 
   const app = await buildApp(
     { env, db, clock: systemClock, redis, sessionSecret, wakeOutbox: () => outbox.wake() },
-    { loggerInstance: log, serveClient: true },
+    { loggerInstance: log, serveClient },
   )
   await app.listen({ port: env.PORT, host: env.HOST })
   outbox.start()

@@ -22,6 +22,8 @@ export type TestSmtp = {
   port: number
   /** Every message received, oldest first. Tests may empty it with `messages.length = 0`. */
   messages: ReceivedMail[]
+  /** Messages whose data arrived but which are not accepted yet (see acceptDelayMs). */
+  readonly receiving: number
   /** Resolves with the first received message (already there or still to come) that matches. */
   waitFor(predicate: (msg: ReceivedMail) => boolean, timeoutMs?: number): Promise<ReceivedMail>
   /** Closes the server; the port can be listened on again right away. */
@@ -33,8 +35,15 @@ export type TestSmtp = {
  * credentials accepted. Port 0 picks a free port; passing the port of a stopped server brings
  * "the same" server back, which is how tests simulate an SMTP outage.
  */
-export async function startTestSmtp(opts: { port?: number } = {}): Promise<TestSmtp> {
+export async function startTestSmtp(
+  opts: {
+    port?: number
+    /** Holds each message this long before accepting it, to catch a send in flight. */
+    acceptDelayMs?: number
+  } = {},
+): Promise<TestSmtp> {
   const messages: ReceivedMail[] = []
+  let receiving = 0
   const waiters = new Set<(msg: ReceivedMail) => void>()
 
   const server = new SMTPServer({
@@ -49,6 +58,7 @@ export async function startTestSmtp(opts: { port?: number } = {}): Promise<TestS
       callback(null, { user: auth.username ?? 'anonymous' })
     },
     onData(stream, session, callback) {
+      receiving += 1
       const chunks: Buffer[] = []
       stream.on('data', (chunk: Buffer) => chunks.push(chunk))
       stream.on('error', (err: Error) => callback(err))
@@ -62,9 +72,14 @@ export async function startTestSmtp(opts: { port?: number } = {}): Promise<TestS
           from: mailFrom ? mailFrom.address : '',
           raw,
         }
-        messages.push(msg)
-        for (const waiter of [...waiters]) waiter(msg)
-        callback()
+        const accept = () => {
+          receiving -= 1
+          messages.push(msg)
+          for (const waiter of [...waiters]) waiter(msg)
+          callback()
+        }
+        if (opts.acceptDelayMs) setTimeout(accept, opts.acceptDelayMs)
+        else accept()
       })
     },
   })
@@ -88,6 +103,9 @@ export async function startTestSmtp(opts: { port?: number } = {}): Promise<TestS
     url: `smtp://127.0.0.1:${port}`,
     port,
     messages,
+    get receiving() {
+      return receiving
+    },
     waitFor(predicate, timeoutMs = 5_000) {
       const found = messages.find(predicate)
       if (found) return Promise.resolve(found)

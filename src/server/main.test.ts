@@ -1,0 +1,107 @@
+import { spawn } from 'node:child_process'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { eq } from 'drizzle-orm'
+import { afterAll, describe, expect, it } from 'vitest'
+import { openPglite } from './db/client'
+import { outboxMessages } from './db/schema/index'
+import { startTestSmtp } from './testing/smtp'
+
+const root = fileURLToPath(new URL('../../', import.meta.url))
+const until = async (check: () => boolean | Promise<boolean>, timeoutMs: number) => {
+  const deadline = Date.now() + timeoutMs
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`)
+    await new Promise((r) => setTimeout(r, 50))
+  }
+}
+
+/** The real process: `main.ts` on PGlite with a real SMTP server, stopped with SIGTERM. */
+describe('the server process', () => {
+  const dirs: string[] = []
+  afterAll(async () => {
+    for (const dir of dirs) await rm(dir, { recursive: true, force: true })
+  })
+
+  it('lets the e-mail being sent finish on SIGTERM, then closes cleanly', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'podclub-main-'))
+    dirs.push(dataDir)
+    const smtp = await startTestSmtp({ acceptDelayMs: 1_500 })
+    const port = 40_000 + Math.floor(Math.random() * 20_000)
+    const base = `http://127.0.0.1:${port}`
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+      cwd: root,
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        DATABASE_URL: '',
+        SMTP_URL: smtp.url,
+        CLUB_INVITE_CODE: 'processcode',
+        LOG_LEVEL: 'info',
+        // The API alone: the page is not what this test is about.
+        NODE_ENV: 'test',
+      },
+    })
+    let stdout = ''
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+    child.stderr.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
+    try {
+      await until(async () => {
+        try {
+          return (await fetch(`${base}/readyz`)).ok
+        } catch {
+          return false
+        }
+      }, 60_000)
+      expect(stdout).toContain(`Invite link: http://localhost:3000/register/processcode`)
+      expect(stdout).toMatch(/Its password, shown only this once: \S{16}/)
+
+      const who = await fetch(`${base}/api/v1/whoami/`)
+      const csrf = /csrftoken=([^;]+)/.exec(who.headers.get('set-cookie') ?? '')![1]!
+      const signup = await fetch(`${base}/api/v1/signup/`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-csrftoken': csrf,
+          cookie: `csrftoken=${csrf}`,
+        },
+        body: JSON.stringify({
+          username: 'graceful',
+          email: 'graceful@example.com',
+          password: 'longenough',
+          inviteCode: 'processcode',
+          city: 'Queens',
+          source: 'a friend',
+        }),
+      })
+      expect(signup.status).toBe(201)
+
+      // The welcome mail is on the wire, held by the SMTP server: now stop the process.
+      await until(() => smtp.receiving > 0, 10_000)
+      child.kill('SIGTERM')
+      expect(await exited).toBe(0)
+      expect(stdout).toContain('closed cleanly')
+      expect(smtp.messages.map((m) => m.to)).toEqual([['graceful@example.com']])
+
+      // What the database says after the stop: delivered, once.
+      const database = await openPglite(dataDir)
+      try {
+        const rows = await database.db
+          .select()
+          .from(outboxMessages)
+          .where(eq(outboxMessages.toAddress, 'graceful@example.com'))
+        expect(rows.map((r) => [r.status, r.attempts])).toEqual([['delivered', 1]])
+      } finally {
+        await database.close()
+      }
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL')
+      await smtp.stop()
+    }
+  }, 90_000)
+})
