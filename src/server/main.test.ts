@@ -59,10 +59,26 @@ describe('the server process', () => {
         }
       }, 60_000)
       expect(stdout).toContain(`Invite link: http://localhost:3000/register/processcode`)
-      expect(stdout).toMatch(/Its password, shown only this once: \S{16}/)
+      const printed = /Its password, shown only this once: (\S{16})/.exec(stdout)?.[1]
 
       const who = await fetch(`${base}/api/v1/whoami/`)
       const csrf = /csrftoken=([^;]+)/.exec(who.headers.get('set-cookie') ?? '')![1]!
+      // The printed super user logs in with the printed password.
+      const login = await fetch(`${base}/api/v1/login/`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-csrftoken': csrf,
+          cookie: `csrftoken=${csrf}`,
+        },
+        body: JSON.stringify({ username: 'admin', password: printed }),
+      })
+      expect(login.status).toBe(200)
+      expect((await login.json()).data.user).toMatchObject({
+        username: 'admin',
+        is_superuser: true,
+      })
+
       const signup = await fetch(`${base}/api/v1/signup/`, {
         method: 'POST',
         headers: {
