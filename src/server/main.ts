@@ -23,8 +23,9 @@ async function main() {
     }
     throw err
   }
-  // NODE_ENV=test serves the API alone: process-level tests don't need the page built.
-  const serveClient = env.NODE_ENV !== 'test'
+  // `npm start` runs in production and serves the built page. In development Vite serves the
+  // page itself, and process-level tests (NODE_ENV=test) need the API alone.
+  const serveClient = env.NODE_ENV === 'production'
   if (serveClient) ensureClientBuilt(clientDistDir)
   const log = pino({ level: env.LOG_LEVEL, base: { app: 'podclub' } })
   const startedAt = performance.now()

@@ -23,6 +23,7 @@ const optionalUrl = (protocols: string[], example: string) =>
 
 /** Every setting podclub reads, checked once at start. See `.env.example`. */
 export const envSchema = z.object({
+  /** `npm start` sets production: only then does the server build and serve the page. */
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().trim().min(1).default('0.0.0.0'),
