@@ -74,7 +74,7 @@ describe('the server process', () => {
         body: JSON.stringify({ username: 'admin', password: printed }),
       })
       expect(login.status).toBe(200)
-      expect((await login.json()).data.user).toMatchObject({
+      expect(((await login.json()) as { data: { user: unknown } }).data.user).toMatchObject({
         username: 'admin',
         is_superuser: true,
       })
