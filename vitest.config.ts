@@ -58,9 +58,13 @@ export default defineConfig({
                 name: 'server-postgres',
                 environment: 'node',
                 include: ['src/server/**/*.test.ts'],
-                // The data folder lock concerns PGlite alone,
-                // and the process test runs main.ts on PGlite; neither has more to show here.
-                exclude: ['src/server/db/client.test.ts', 'src/server/main.test.ts'],
+                // Only what talks to the database: the data folder lock and the process test are
+                // about PGlite, and lib/ has no queries.
+                exclude: [
+                  'src/server/db/client.test.ts',
+                  'src/server/main.test.ts',
+                  'src/server/lib/**',
+                ],
                 globalSetup: ['src/server/testing/global-setup.ts'],
                 setupFiles: ['src/server/testing/setup.ts'],
                 env: { TEST_ENGINE: 'postgres' },
