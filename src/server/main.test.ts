@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -18,7 +18,7 @@ const until = async (check: () => boolean | Promise<boolean>, timeoutMs: number)
   }
 }
 
-/** The real process: `main.ts` on PGlite with a real SMTP server, stopped with SIGTERM. */
+/** The real process: `main.ts` on PGlite with a real SMTP server; a second one refused; SIGTERM. */
 describe('the server process', () => {
   const dirs: string[] = []
   afterAll(async () => {
@@ -59,6 +59,22 @@ describe('the server process', () => {
         }
       }, 60_000)
       expect(stdout).toContain(`Invite link: http://localhost:3000/register/processcode`)
+      // A second server on the same data folder is refused while this one runs.
+      const second = spawnSync(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+        cwd: root,
+        env: {
+          ...process.env,
+          PORT: String(port + 1),
+          DATA_DIR: dataDir,
+          DATABASE_URL: '',
+          NODE_ENV: 'test',
+        },
+        encoding: 'utf8',
+        timeout: 30_000,
+      })
+      expect(second.status).toBe(1)
+      expect(second.stderr).toMatch(/DATA_DIR .* is in use by another podclub process/)
+
       const printed = /Its password, shown only this once: (\S{16})/.exec(stdout)?.[1]
 
       const who = await fetch(`${base}/api/v1/whoami/`)
