@@ -1,25 +1,11 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { createServer } from 'node:http'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { startTestSmtp } from '../src/server/testing/smtp'
+import { answersOk, waitUntil } from '../src/server/testing/wait'
 import { e2e } from './env'
-
-async function waitForReady(url: string, server: ChildProcess, timeoutMs: number) {
-  const deadline = Date.now() + timeoutMs
-  while (Date.now() < deadline) {
-    if (server.exitCode !== null)
-      throw new Error(`the podclub server exited with ${server.exitCode}`)
-    try {
-      if ((await fetch(url)).ok) return
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 250))
-  }
-  throw new Error(`the podclub server was not ready within ${timeoutMs} ms`)
-}
 
 /**
  * One real server for the whole run, as `npm start` runs it (built page, PGlite in a fresh
@@ -58,7 +44,16 @@ export default async function globalSetup() {
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   })
-  await waitForReady(`${e2e.baseUrl}/readyz`, server, 60_000)
+  const exitedEarly = () => {
+    if (server.exitCode !== null)
+      throw new Error(`the podclub server exited with ${server.exitCode}`)
+    return false
+  }
+  await waitUntil(
+    async () => exitedEarly() || (await answersOk(`${e2e.baseUrl}/readyz`)),
+    60_000,
+    'podclub server ready',
+  )
 
   return async () => {
     const exited = new Promise((resolve) => server.once('exit', resolve))

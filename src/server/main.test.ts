@@ -8,16 +8,9 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { openPglite } from './db/client'
 import { outboxMessages } from './db/schema/index'
 import { startTestSmtp } from './testing/smtp'
+import { answersOk, waitUntil } from './testing/wait'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
-const until = async (check: () => boolean | Promise<boolean>, timeoutMs: number) => {
-  const deadline = Date.now() + timeoutMs
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`)
-    await new Promise((r) => setTimeout(r, 50))
-  }
-}
-
 /** The real process: `main.ts` on PGlite with a real SMTP server; a second one refused; SIGTERM. */
 describe('the server process', () => {
   const dirs: string[] = []
@@ -51,13 +44,7 @@ describe('the server process', () => {
     child.stderr.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
     try {
-      await until(async () => {
-        try {
-          return (await fetch(`${base}/readyz`)).ok
-        } catch {
-          return false
-        }
-      }, 60_000)
+      await waitUntil(() => answersOk(`${base}/readyz`), 60_000, 'server ready')
       expect(stdout).toContain(`Invite link: http://localhost:3000/register/processcode`)
       // A second server on the same data folder is refused while this one runs.
       const second = spawnSync(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
@@ -114,7 +101,7 @@ describe('the server process', () => {
       expect(signup.status).toBe(201)
 
       // The welcome mail is on the wire, held by the SMTP server: now stop the process.
-      await until(() => smtp.receiving > 0, 10_000)
+      await waitUntil(() => smtp.receiving > 0, 10_000, 'mail on the wire')
       child.kill('SIGTERM')
       expect(await exited).toBe(0)
       expect(stdout).toContain('closed cleanly')
