@@ -62,6 +62,8 @@ test('the way in and out works from the keyboard alone', async ({ page }) => {
   await page.keyboard.type(e2e.admin.password)
   await page.keyboard.press('Enter')
   await expect(page).toHaveURL(/\/home$/)
+  // After a navigation the page moves focus to the new content, for screen readers.
+  await expect(page.getByRole('main')).toBeFocused()
 
   const menu = page
     .getByRole('banner')
@@ -70,6 +72,7 @@ test('the way in and out works from the keyboard alone', async ({ page }) => {
   await page.keyboard.press('Enter')
   await expect(page.getByRole('menuitem', { name: '[ profile ]' })).toBeFocused()
   await page.keyboard.press('ArrowDown')
+  await expect(page.getByRole('menuitem', { name: '[ invite friends ]' })).toBeFocused()
   await page.keyboard.press('ArrowDown')
   await expect(page.getByRole('menuitem', { name: '[ logout ]' })).toBeFocused()
   await page.keyboard.press('Enter')
