@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react'
 import { isRouteErrorResponse, Link, useRouteError } from 'react-router'
 import { Button } from '#client/components/ui/button'
 import { isApiError } from '#client/lib/api-client'
@@ -11,11 +12,10 @@ function messageOf(error: unknown) {
   return 'This part of the page failed to load. Please try again.'
 }
 
-/** Shown in place of one screen, inside the header and footer, when that screen breaks. */
-export function RouteErrorBoundary() {
-  const error = useRouteError()
+/** Title, message and the two ways out; `home` differs by whether the router still works. */
+function ErrorContent({ error, home }: { error: unknown; home: ReactNode }) {
   return (
-    <div role="alert" className="grid max-w-prose gap-4">
+    <>
       <h1 className="font-mono text-2xl font-semibold tracking-tight">{ROUTE_ERROR_TITLE}</h1>
       <p className="text-ink-muted">{messageOf(error)}</p>
       <div className="flex flex-wrap gap-3">
@@ -24,9 +24,19 @@ export function RouteErrorBoundary() {
           [ try again ]
         </Button>
         <Button asChild variant="outline">
-          <Link to="/home">Go Home</Link>
+          {home}
         </Button>
       </div>
+    </>
+  )
+}
+
+/** Shown in place of one screen, inside the header and footer, when that screen breaks. */
+export function RouteErrorBoundary() {
+  const error = useRouteError()
+  return (
+    <div role="alert" className="grid max-w-prose gap-4">
+      <ErrorContent error={error} home={<Link to="/home">Go Home</Link>} />
     </div>
   )
 }
@@ -37,16 +47,7 @@ export function RootErrorBoundary() {
   return (
     <main className="mx-auto grid min-h-dvh max-w-prose content-center gap-4 px-4">
       <title>{`${ROUTE_ERROR_TITLE} · podclub`}</title>
-      <h1 className="font-mono text-2xl font-semibold tracking-tight">{ROUTE_ERROR_TITLE}</h1>
-      <p className="text-ink-muted">{messageOf(error)}</p>
-      <div className="flex flex-wrap gap-3">
-        <Button type="button" onClick={() => window.location.reload()}>
-          [ try again ]
-        </Button>
-        <Button asChild variant="outline">
-          <a href="/home">Go Home</a>
-        </Button>
-      </div>
+      <ErrorContent error={error} home={<a href="/home">Go Home</a>} />
     </main>
   )
 }
