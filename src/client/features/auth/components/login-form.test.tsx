@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react'
+import { screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { whoamiResponseSchema, type SessionUser } from '#contract/auth'
 import { member, whoamiOf } from '#client/testing/fixtures'
@@ -109,6 +109,25 @@ describe('login form', () => {
     expect(screen.getByLabelText('username')).toHaveValue('')
     expect(screen.getByLabelText('password')).toHaveValue('')
     expect(router.state.location.pathname).toBe('/login')
+  })
+
+  it('takes the failure toast away once a later try logs in', async () => {
+    let tries = 0
+    const { user } = await renderLogin(() =>
+      ++tries === 1
+        ? replyError(400, { detail: 'Invalid username or password.' })
+        : reply(whoamiResponseSchema, { data: whoamiOf(member) }),
+    )
+    await user.type(screen.getByLabelText('username'), 'ada')
+    await user.type(screen.getByLabelText('password'), 'wrong')
+    await user.click(screen.getByRole('button', { name: '[ login ]' }))
+    await screen.findByText('Failed to login', { selector: 'li *' })
+
+    await user.type(screen.getByLabelText('username'), 'ada')
+    await user.type(screen.getByLabelText('password'), 'right')
+    await user.click(screen.getByRole('button', { name: '[ login ]' }))
+    await findScreenTitle('home')
+    await waitFor(() => expect(screen.queryByText('Failed to login')).not.toBeInTheDocument())
   })
 
   it('treats a 401 from login as a failed login, not an expired session', async () => {

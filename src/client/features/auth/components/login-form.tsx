@@ -24,6 +24,8 @@ export function LoginForm({ onSuccess }: LoginFormProps) {
   const [errors, setErrors] = useState<FieldErrors>({})
   const inputs = useRef<Partial<Record<Field, HTMLInputElement | null>>>({})
   const login = useLogin()
+  // A failure toast from an earlier try would otherwise linger over the screen after login.
+  const failureToast = useRef<{ dismiss: () => void } | null>(null)
 
   function handleChange(event: ChangeEvent<HTMLInputElement>) {
     const field = event.target.name as Field
@@ -52,9 +54,16 @@ export function LoginForm({ onSuccess }: LoginFormProps) {
 
     setErrors({})
     login.mutate(parsed.data, {
-      onSuccess: () => onSuccess(),
+      onSuccess: () => {
+        failureToast.current?.dismiss()
+        onSuccess()
+      },
       onError: (error) => {
-        toast({ title: 'Failed to login', description: error.message, variant: 'destructive' })
+        failureToast.current = toast({
+          title: 'Failed to login',
+          description: error.message,
+          variant: 'destructive',
+        })
         // Spec 2: on failure the form is cleared.
         setValues(EMPTY)
         inputs.current.username?.focus()
