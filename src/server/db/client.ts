@@ -35,6 +35,11 @@ const MIGRATION_LOCK_KEY = 7_305_112
 /** Opens a pool on a PostgreSQL server and applies pending migrations. */
 export async function openPostgres(url: string, opts: { max?: number } = {}): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: opts.max ?? 10 })
+  // An idle connection the server closes (a restart, a terminated backend) is re-emitted on the
+  // pool; unhandled, it would crash the process. The pool replaces the connection on next use.
+  pool.on('error', (err) => {
+    console.warn(`podclub: an idle database connection closed: ${err.message}`)
+  })
   const db = drizzleNodePg(pool, { schema }) as unknown as Db
   const client = await pool.connect()
   try {
