@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { envelope } from './common'
+import { envelope, textSchema } from './common'
 
 export const sessionUserSchema = z.object({
   username: z.string(),
@@ -16,40 +16,34 @@ export type Whoami = z.infer<typeof whoamiSchema>
 export const whoamiResponseSchema = envelope(whoamiSchema)
 
 export const createLoginBodySchema = z.object({
-  username: z
-    .string({ error: 'Username is required' })
+  username: textSchema({ error: 'Username is required' })
     .trim()
     .min(1, 'Username is required')
     .max(254),
-  password: z
-    .string({ error: 'Password is required' })
-    .trim()
-    .min(1, 'Password is required')
+  // Checked for emptiness trimmed, but used as typed: spaces can be part of a password.
+  password: textSchema({ error: 'Password is required' })
+    .refine((v) => v.trim().length > 0, 'Password is required')
     .max(1024),
 })
 export type CreateLoginBody = z.infer<typeof createLoginBodySchema>
 
 export const USERNAME_RULE = /^[a-z0-9.]+$/
 
-export const usernameSchema = z
-  .string({ error: 'Username must be at least 3 characters' })
+export const usernameSchema = textSchema({ error: 'Username must be at least 3 characters' })
   .min(3, 'Username must be at least 3 characters')
   .max(24, 'Username must be 24 characters or less')
   .regex(USERNAME_RULE, 'Username can only contain lowercase letters, numbers, and periods')
 
-export const emailSchema = z
-  .string({ error: 'Please enter a valid email address' })
+export const emailSchema = textSchema({ error: 'Please enter a valid email address' })
   .trim()
   .max(254, 'Please enter a valid email address')
   .pipe(z.email('Please enter a valid email address'))
 
-export const passwordSchema = z
-  .string({ error: 'Password must be at least 8 characters' })
+export const passwordSchema = textSchema({ error: 'Password must be at least 8 characters' })
   .min(8, 'Password must be at least 8 characters')
   .max(1024, 'Password must be 1024 characters or less')
 
-export const inviteCodeSchema = z
-  .string({ error: 'Invite code is required' })
+export const inviteCodeSchema = textSchema({ error: 'Invite code is required' })
   .trim()
   .min(1, 'Invite code is required')
   .max(64, 'Invalid invite code')
@@ -59,13 +53,11 @@ export const createSignupBodySchema = z.object({
   email: emailSchema,
   password: passwordSchema,
   inviteCode: inviteCodeSchema,
-  city: z
-    .string({ error: 'Please enter a valid city' })
+  city: textSchema({ error: 'Please enter a valid city' })
     .trim()
     .min(2, 'Please enter a valid city')
     .max(100, 'Please enter a valid city'),
-  source: z
-    .string({ error: 'Please tell us how you found us' })
+  source: textSchema({ error: 'Please tell us how you found us' })
     .trim()
     .min(1, 'Please tell us how you found us')
     .max(100, 'Response must be 100 characters or less'),

@@ -30,6 +30,13 @@ export type DetailError = z.infer<typeof detailErrorSchema>
 export const validationErrorSchema = z.record(z.string(), z.array(z.string()))
 export type ValidationError = z.infer<typeof validationErrorSchema>
 
+/**
+ * Every string the API accepts starts here: PostgreSQL cannot store a NUL character, so it is
+ * refused as invalid input rather than failing in the database.
+ */
+export const textSchema = (params?: { error?: string }) =>
+  z.string(params).regex(/^[^\u0000]*$/, 'Text must not contain NUL characters.')
+
 export const idSchema = z.coerce.number().int().positive().max(2_147_483_647)
 
 /** Wraps a payload schema into the `{ data }` envelope every successful answer uses. */

@@ -10,27 +10,15 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod'
-import type { Redis } from 'ioredis'
-import type { Db } from './db/client'
+import type { AppDeps } from './deps'
 import { authRoutes } from './features/auth/auth.routes'
 import { healthRoutes } from './features/health/health.routes'
-import type { Clock } from './lib/clock'
-import type { Env } from './lib/env'
+import { accessPlugin } from './plugins/access'
 import { errorsPlugin } from './plugins/errors'
 import { rateLimitPlugin } from './plugins/rate-limit'
 import { sessionPlugin } from './plugins/session'
 
-/** What every feature may use; built once by main.ts (or by tests with fakes for time). */
-export type AppDeps = {
-  env: Env
-  db: Db
-  clock: Clock
-  /** Asks the outbox worker to look for new mail soon, after a change enqueued some. */
-  wakeOutbox: () => void
-  /** Signs CSRF tokens: SESSION_SECRET, or the one kept in the database (see bootstrap). */
-  sessionSecret: string
-  redis?: Redis
-}
+export type { AppDeps } from './deps'
 
 /**
  * The page loads only its own files and talks only to its own API. Inline styles stay allowed:
@@ -58,10 +46,16 @@ export type BuildAppOptions = {
   serveClient?: boolean
 }
 
+/** A hop count believes that many proxies nearest to us; a list believes those addresses. */
+function trustProxyOption(setting: AppDeps['env']['TRUST_PROXY']) {
+  if (typeof setting === 'number') return (_address: string, hop: number) => hop < setting
+  return setting
+}
+
 export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
   const app = Fastify({
     ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: false }),
-    trustProxy: deps.env.TRUST_PROXY,
+    trustProxy: trustProxyOption(deps.env.TRUST_PROXY),
     bodyLimit: 256 * 1024,
     // Graceful shutdown: close() stops accepting, lets requests in flight finish.
     forceCloseConnections: 'idle',
@@ -89,14 +83,6 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
   await app.register(swaggerUi, { routePrefix: '/api/docs' })
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger())
 
-  await app.register(sessionPlugin, {
-    db: deps.db,
-    secret: deps.sessionSecret,
-    secureCookies: deps.env.APP_URL.startsWith('https:'),
-    now: () => deps.clock.now(),
-  })
-  await app.register(rateLimitPlugin, { db: deps.db, redis: deps.redis })
-
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-content-type-options', 'nosniff')
     reply.header('referrer-policy', 'same-origin')
@@ -106,9 +92,25 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
       reply.header('content-security-policy', PAGE_CSP)
   })
 
-  await app.register(healthRoutes, { db: deps.db })
+  await app.register(healthRoutes, { deps })
+  // The API's scope: sessions, CSRF, access checks and rate limits hang on the routes matched
+  // here, whatever spelling of the URL reached them, and on nothing else.
   await app.register(
     async (api) => {
+      // JSON only: a cross-site form (text/plain, urlencoded, multipart) is refused with 415.
+      api.removeContentTypeParser('text/plain')
+      await api.register(sessionPlugin, {
+        db: deps.db,
+        secret: deps.sessionSecret,
+        appUrl: deps.env.APP_URL,
+        now: () => deps.clock.now(),
+      })
+      await api.register(accessPlugin)
+      await api.register(rateLimitPlugin, {
+        db: deps.db,
+        redis: deps.redis,
+        enabled: deps.rateLimits ?? true,
+      })
       api.addHook('onSend', async (_request, reply) => {
         reply.header('cache-control', 'no-store')
       })

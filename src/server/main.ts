@@ -44,7 +44,7 @@ async function main() {
   const { db } = database
   log.info({ engine: database.engine }, 'database ready, migrations applied')
 
-  const { createdAdmin, inviteLink } = await bootstrap(db, env)
+  const { createdAdmin, inviteLink, clubInviteCode } = await bootstrap(db, env)
   const sessionSecret = await resolveSessionSecret(db, env.SESSION_SECRET)
   if (createdAdmin) {
     const lines = [
@@ -67,8 +67,19 @@ async function main() {
   }
 
   const redis = env.REDIS_URL
-    ? new Redis(env.REDIS_URL, { maxRetriesPerRequest: 2, enableOfflineQueue: false })
+    ? new Redis(env.REDIS_URL, { maxRetriesPerRequest: 1, enableOfflineQueue: false })
     : undefined
+  // Without a listener ioredis prints every connection error itself. While Redis is away the
+  // rate limits count in the database, and /readyz says so.
+  let redisDown = false
+  redis?.on('error', (err: Error) => {
+    if (!redisDown) log.warn({ err: { message: err.message } }, 'redis is unreachable')
+    redisDown = true
+  })
+  redis?.on('ready', () => {
+    if (redisDown) log.info('redis is reachable again')
+    redisDown = false
+  })
   const transport = env.SMTP_URL
     ? createSmtpTransport(env.SMTP_URL)
     : createLogTransport(log.child({ component: 'mail' }))
@@ -81,7 +92,15 @@ async function main() {
   })
 
   const app = await buildApp(
-    { env, db, clock: systemClock, redis, sessionSecret, wakeOutbox: () => outbox.wake() },
+    {
+      env,
+      db,
+      clock: systemClock,
+      redis,
+      sessionSecret,
+      clubInviteCode,
+      wakeOutbox: () => outbox.wake(),
+    },
     { loggerInstance: log, serveClient },
   )
   await app.listen({ port: env.PORT, host: env.HOST })

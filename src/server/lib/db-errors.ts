@@ -1,5 +1,5 @@
 /** The PostgreSQL error under a driver or Drizzle wrapper, if there is one. */
-function pgError(err: unknown): { code?: string; constraint?: string } | undefined {
+export function pgError(err: unknown): { code?: string; constraint?: string } | undefined {
   let current: unknown = err
   for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth++) {
     const candidate = current as { code?: unknown; constraint?: unknown; cause?: unknown }
@@ -15,4 +15,52 @@ function pgError(err: unknown): { code?: string; constraint?: string } | undefin
 export function uniqueViolation(err: unknown): string | undefined {
   const pg = pgError(err)
   return pg?.code === '23505' ? (pg.constraint ?? 'unknown') : undefined
+}
+
+/**
+ * What a user is told when a write runs into a unique index: one table for the whole app, read
+ * by the error handler, so no feature parses database errors itself. An index missing here is a
+ * 500 (a rule the service should have checked first, or a bug).
+ */
+export const uniqueFieldErrors: Record<string, { field: string; message: string }> = {
+  users_username_unique: {
+    field: 'username',
+    message: 'A user with that username already exists.',
+  },
+  users_email_lower_unique: { field: 'email', message: 'A user with that email already exists.' },
+}
+
+/**
+ * PostgreSQL refuses text it cannot store (a NUL byte, a broken encoding) with these codes; the
+ * contract refuses them first, and this is the backstop that keeps them a 400.
+ */
+const BAD_TEXT_CODES = new Set(['22021', '22P05', '54000'])
+
+export function isBadTextError(err: unknown): boolean {
+  const code = pgError(err)?.code
+  return code !== undefined && BAD_TEXT_CODES.has(code)
+}
+
+/**
+ * An error fit for the log: message, code and stack, never the query's parameters (Drizzle puts
+ * them in its message; they can hold password hashes and tokens).
+ */
+export function loggableError(err: unknown): Record<string, unknown> {
+  if (!(err instanceof Error)) return { message: String(err) }
+  const pg = pgError(err) as { code?: string; constraint?: string; message?: string } | undefined
+  const isQueryError = err.message.startsWith('Failed query')
+  const message = isQueryError ? `Failed query: ${firstLine(err.message)}` : err.message
+  return {
+    type: err.name,
+    message: isQueryError ? message.replace(/\nparams:[\s\S]*$/, '') : message,
+    ...(pg ? { pgCode: pg.code, constraint: pg.constraint, pgMessage: pg.message } : {}),
+    stack: err.stack?.split('\n').slice(1).join('\n'),
+  }
+}
+
+function firstLine(message: string): string {
+  return message
+    .replace(/^Failed query:\s*/, '')
+    .split('\nparams:')[0]!
+    .slice(0, 500)
 }

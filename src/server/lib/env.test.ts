@@ -13,12 +13,14 @@ describe('settings', () => {
       HOST: '0.0.0.0',
       APP_URL: 'http://localhost:3000',
       DATA_DIR: './data',
-      CLUB_INVITE_CODE: 'podclub',
       ADMIN_USERNAME: 'admin',
       ZOOM_LINK: '',
     })
     expect(env.DATABASE_URL).toBeUndefined()
     expect(env.SMTP_URL).toBeUndefined()
+    // No default club code anyone could read: the first start makes a random one.
+    expect(env.CLUB_INVITE_CODE).toBeUndefined()
+    expect(env.TRUST_PROXY).toBe(false)
   })
 
   it('treats empty values as unset', () => {

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net'
 import { z } from 'zod'
 
 const optionalText = z
@@ -21,6 +22,15 @@ const urlWithProtocols = (protocols: string[], example: string) =>
 const optionalUrl = (protocols: string[], example: string) =>
   z.preprocess((v) => (v === '' ? undefined : v), urlWithProtocols(protocols, example).optional())
 
+function isAddressOrCidr(entry: string): boolean {
+  const [address = '', bits, extra] = entry.split('/')
+  const family = isIP(address)
+  if (family === 0 || extra !== undefined) return false
+  if (bits === undefined) return true
+  const n = Number(bits)
+  return /^\d+$/.test(bits) && n >= 0 && n <= (family === 4 ? 32 : 128)
+}
+
 /** Every setting podclub reads, checked once at start. See `.env.example`. */
 export const envSchema = z.object({
   /** `npm start` sets production: only then does the server build and serve the page. */
@@ -36,11 +46,15 @@ export const envSchema = z.object({
   SMTP_URL: optionalUrl(['smtp:', 'smtps:'], 'smtp://user:pass@host:587'),
   MAIL_FROM: z.string().trim().min(3).default('podclub <hello@podclub.local>'),
   CONTACT_EMAIL: z.email().default('hello@podclub.local'),
-  CLUB_INVITE_CODE: z
-    .string()
-    .trim()
-    .regex(/^[A-Za-z0-9_-]{4,64}$/, 'must be 4 to 64 letters, digits, - or _')
-    .default('podclub'),
+  /** Unset: a random club code is made on first start, kept in the database and printed. */
+  CLUB_INVITE_CODE: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+    z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9_-]{4,64}$/, 'must be 4 to 64 letters, digits, - or _')
+      .optional(),
+  ),
   /** Unset: a random secret is made once and kept in the database, shared by every process. */
   SESSION_SECRET: z.preprocess(
     (v) => (v === '' ? undefined : v),
@@ -57,8 +71,29 @@ export const envSchema = z.object({
     z.string().min(8, 'must be at least 8 characters').optional(),
   ),
   ADMIN_EMAIL: z.preprocess((v) => (v === '' ? undefined : v), z.email().optional()),
-  /** Behind a reverse proxy, take the client address from X-Forwarded-For (rate limits use it). */
-  TRUST_PROXY: optionalText.transform((v) => v === '1' || v === 'true'),
+  /**
+   * Behind reverse proxies, which of them to believe about the client's address (rate limits key
+   * on it): a hop count (`1`: the nearest proxy) or the proxies' addresses and CIDR ranges,
+   * comma-separated. Never "trust everyone": the left-most X-Forwarded-For entry is the client's
+   * own to write.
+   */
+  TRUST_PROXY: optionalText.transform((v, ctx): false | number | string[] => {
+    if (v === undefined || v === '0' || v === 'false') return false
+    if (/^\d+$/.test(v)) return Number(v)
+    const entries = v
+      .split(',')
+      .map((e) => e.trim())
+      .filter(Boolean)
+    const bad = entries.find((e) => !isAddressOrCidr(e))
+    if (bad !== undefined || entries.length === 0) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `must be a hop count (such as 1) or the proxies' addresses or CIDR ranges, comma-separated (got "${bad ?? v}")`,
+      })
+      return z.NEVER
+    }
+    return entries
+  }),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DEMO: optionalText.transform((v) => v === '1' || v === 'true'),
 })

@@ -6,6 +6,7 @@ import {
 } from 'fastify-type-provider-zod'
 import { INTERNAL_ERROR_MESSAGE } from '#contract/common'
 import { AppError, FieldErrors } from '../lib/app-error'
+import { isBadTextError, loggableError, uniqueFieldErrors, uniqueViolation } from '../lib/db-errors'
 
 /** Field name of a validation issue: its first path segment, or non_field_errors. */
 function fieldOf(instancePath: string): string {
@@ -65,7 +66,15 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
         .status(statusCode)
         .send({ detail, code: statusCode === 404 ? 'NOT_FOUND' : 'BAD_REQUEST' })
     }
-    request.log.error({ err: error }, 'unhandled error')
+    const constraint = uniqueViolation(error)
+    const known = constraint ? uniqueFieldErrors[constraint] : undefined
+    if (known) return reply.status(400).send({ [known.field]: [known.message] })
+    if (isBadTextError(error)) {
+      return reply
+        .status(400)
+        .send({ detail: 'The request contains text that cannot be stored.', code: 'BAD_REQUEST' })
+    }
+    request.log.error({ err: loggableError(error) }, 'unhandled error')
     return reply.status(500).send({ detail: INTERNAL_ERROR_MESSAGE, code: 'INTERNAL' })
   })
 })

@@ -4,10 +4,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { sessions, users } from '../db/schema/index'
 import type { Db } from '../db/client'
-import { AppError, forbidden, notAuthenticated } from '../lib/app-error'
+import { AppError } from '../lib/app-error'
 import { hmac, randomToken, safeEqual, sha256 } from '../lib/tokens'
 
 export const SESSION_COOKIE = 'sessionid'
+/** Under https the session cookie carries the `__Host-` prefix: host-only, Secure, path /. */
+export const SECURE_SESSION_COOKIE = '__Host-sessionid'
 export const CSRF_COOKIE = 'csrftoken'
 export const CSRF_HEADER = 'x-csrftoken'
 const SESSION_DAYS = 30
@@ -25,25 +27,34 @@ declare module 'fastify' {
     endSession(): Promise<void>
     ensureCsrfCookie(): void
   }
-  interface FastifyInstance {
-    requireUser: (request: FastifyRequest) => Promise<void>
-    requireSuperuser: (request: FastifyRequest) => Promise<void>
-  }
 }
 
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
+
+const csrfFailed = (why: string) => new AppError('CSRF_FAILED', `CSRF Failed: ${why}`, 403)
+
+export type SessionOptions = {
+  db: Db
+  secret: string
+  /** APP_URL: its scheme decides Secure cookies, its origin is the one writes may come from. */
+  appUrl: string
+  now: () => Date
+}
 
 /**
  * Cookie sessions stored in the database (so several app processes share them) and CSRF
  * double-submit: the page reads `csrftoken` and echoes it in `X-CSRFToken`. The token is signed
  * with SESSION_SECRET so a cookie planted from elsewhere does not pass.
+ *
+ * Registered inside the API's scope: its hooks run for every route Fastify matched there, however
+ * the URL was spelled, and for nothing else.
  */
 export const sessionPlugin = fp(
-  async (
-    app: FastifyInstance,
-    opts: { db: Db; secret: string; secureCookies: boolean; now: () => Date },
-  ) => {
-    const { db, secret, secureCookies, now } = opts
+  async (app: FastifyInstance, opts: SessionOptions) => {
+    const { db, secret, now } = opts
+    const appOrigin = new URL(opts.appUrl).origin
+    const secureCookies = opts.appUrl.startsWith('https:')
+    const sessionCookie = secureCookies ? SECURE_SESSION_COOKIE : SESSION_COOKIE
     await app.register(cookie)
 
     const cookieBase = { path: '/', sameSite: 'lax' as const, secure: secureCookies }
@@ -57,25 +68,40 @@ export const sessionPlugin = fp(
         !!value && !!signature && extra === undefined && safeEqual(hmac(secret, value), signature)
       )
     }
+    const setSessionCookie = (reply: FastifyReply, sessionId: string, expiresAt: Date) => {
+      reply.setCookie(sessionCookie, sessionId, {
+        ...cookieBase,
+        httpOnly: true,
+        expires: expiresAt,
+      })
+    }
 
     app.decorateRequest('user', null)
     app.decorateRequest('sessionHash', null)
 
-    app.addHook('onRequest', async (request) => {
-      if (!request.url.startsWith('/api/')) return
-      if (UNSAFE_METHODS.has(request.method)) {
-        const fromCookie = request.cookies[CSRF_COOKIE]
-        const fromHeader = request.headers[CSRF_HEADER]
-        if (
-          typeof fromCookie !== 'string' ||
-          typeof fromHeader !== 'string' ||
-          !safeEqual(fromCookie, fromHeader) ||
-          !isValidCsrfToken(fromCookie)
-        ) {
-          throw new AppError('CSRF_FAILED', 'CSRF Failed: CSRF token missing or incorrect.', 403)
-        }
+    /** A write must come from our own page: same origin by the browser's word, and the token. */
+    const checkWriteOrigin = (request: FastifyRequest) => {
+      const site = request.headers['sec-fetch-site']
+      if (site !== undefined && site !== 'same-origin' && site !== 'none')
+        throw csrfFailed('cross-site request.')
+      const origin = request.headers.origin
+      if (origin !== undefined && origin !== appOrigin && origin !== requestOrigin(request))
+        throw csrfFailed('Origin checking failed.')
+      const fromCookie = request.cookies[CSRF_COOKIE]
+      const fromHeader = request.headers[CSRF_HEADER]
+      if (
+        typeof fromCookie !== 'string' ||
+        typeof fromHeader !== 'string' ||
+        !safeEqual(fromCookie, fromHeader) ||
+        !isValidCsrfToken(fromCookie)
+      ) {
+        throw csrfFailed('CSRF token missing or incorrect.')
       }
-      const sessionId = request.cookies[SESSION_COOKIE]
+    }
+
+    app.addHook('onRequest', async (request, reply) => {
+      if (UNSAFE_METHODS.has(request.method)) checkWriteOrigin(request)
+      const sessionId = request.cookies[sessionCookie]
       if (!sessionId || sessionId.length > 200) return
       const idHash = sha256(sessionId)
       const [row] = await db
@@ -93,12 +119,12 @@ export const sessionPlugin = fp(
       const { expiresAt, ...user } = row
       request.user = user
       request.sessionHash = idHash
-      // Rolling expiry: an active member stays logged in, refreshed at most once a day.
+      // Rolling expiry: an active member stays logged in. The row is extended at most once a
+      // day, and the cookie with it, or the browser would drop it on the old date anyway.
       if (expiresAt.getTime() - now().getTime() < (SESSION_DAYS - 1) * DAY_MS) {
-        await db
-          .update(sessions)
-          .set({ expiresAt: new Date(now().getTime() + SESSION_DAYS * DAY_MS) })
-          .where(eq(sessions.idHash, idHash))
+        const extended = new Date(now().getTime() + SESSION_DAYS * DAY_MS)
+        await db.update(sessions).set({ expiresAt: extended }).where(eq(sessions.idHash, idHash))
+        setSessionCookie(reply, sessionId, extended)
       }
     })
 
@@ -110,11 +136,7 @@ export const sessionPlugin = fp(
       const sessionId = randomToken(32)
       const expiresAt = new Date(now().getTime() + SESSION_DAYS * DAY_MS)
       await db.insert(sessions).values({ idHash: sha256(sessionId), userId, expiresAt })
-      this.setCookie(SESSION_COOKIE, sessionId, {
-        ...cookieBase,
-        httpOnly: true,
-        expires: expiresAt,
-      })
+      setSessionCookie(this, sessionId, expiresAt)
       // Old sessions of this user that expired are cleaned up here rather than by a timer.
       await db
         .delete(sessions)
@@ -127,7 +149,7 @@ export const sessionPlugin = fp(
         await db.delete(sessions).where(eq(sessions.idHash, request.sessionHash))
       request.user = null
       request.sessionHash = null
-      this.clearCookie(SESSION_COOKIE, { ...cookieBase, httpOnly: true })
+      this.clearCookie(sessionCookie, { ...cookieBase, httpOnly: true })
     })
 
     app.decorateReply('ensureCsrfCookie', function (this: FastifyReply) {
@@ -139,14 +161,11 @@ export const sessionPlugin = fp(
         maxAge: 365 * 86_400,
       })
     })
-
-    app.decorate('requireUser', async (request: FastifyRequest) => {
-      if (!request.user) throw notAuthenticated()
-    })
-    app.decorate('requireSuperuser', async (request: FastifyRequest) => {
-      if (!request.user) throw notAuthenticated()
-      if (!request.user.isSuperuser) throw forbidden()
-    })
   },
   { name: 'session' },
 )
+
+/** The origin the request was addressed to, as the browser would write it in `Origin`. */
+function requestOrigin(request: FastifyRequest): string {
+  return `${request.protocol}://${request.host}`
+}

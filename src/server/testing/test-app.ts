@@ -1,6 +1,8 @@
 import type { LightMyRequestResponse } from 'fastify'
-import { type AppDeps, buildApp } from '../app'
+import { buildApp } from '../app'
 import type { Database } from '../db/client'
+import { guardPlainDb } from '../db/transaction'
+import type { AppDeps } from '../deps'
 import { users } from '../db/schema/index'
 import { createOutboxWorker } from '../features/mail/outbox.worker'
 import type { MailTransport, OutboundMessage } from '../features/mail/mail.transport'
@@ -21,10 +23,17 @@ export type TestApp = Awaited<ReturnType<typeof buildTestApp>>
 
 /**
  * The real app on a fresh migrated database, with the real outbox delivering to a capturing
- * transport. `deliverMail()` runs the outbox once and returns what it sent.
+ * transport. `deliverMail()` runs the outbox once and returns what it sent. Rate limits are off
+ * unless `rateLimits: true`; `db` throws when used inside an open `transaction()`.
  */
 export async function buildTestApp(
-  opts: { clock?: Clock; env?: Record<string, string>; database?: Database } = {},
+  opts: {
+    clock?: Clock
+    env?: Record<string, string>
+    database?: Database
+    rateLimits?: boolean
+    redis?: AppDeps['redis']
+  } = {},
 ) {
   const database = opts.database ?? (await createTestDatabase())
   const env: Env = parseEnv({ ...TEST_ENV, ...opts.env })
@@ -44,18 +53,28 @@ export async function buildTestApp(
     from: env.MAIL_FROM,
     log: silentLog,
   })
+  const db = guardPlainDb(database.db)
+  let outboxWakes = 0
   const deps: AppDeps = {
     env,
-    db: database.db,
+    db,
     clock,
-    wakeOutbox: () => {},
+    wakeOutbox: () => {
+      outboxWakes += 1
+    },
     sessionSecret: env.SESSION_SECRET!,
+    clubInviteCode: env.CLUB_INVITE_CODE ?? 'clubcode',
+    rateLimits: opts.rateLimits ?? false,
+    redis: opts.redis,
   }
   const app = await buildApp(deps)
   await app.ready()
   return {
     app,
-    db: database.db,
+    deps,
+    db,
+    /** How often a committed transaction woke the outbox. */
+    outboxWakes: () => outboxWakes,
     env,
     clock,
     sent,
@@ -110,23 +129,29 @@ type InjectOptions = {
  * A browser-like client: keeps cookies between calls and sends the CSRF header the page would
  * send (`csrf: false` leaves it out).
  */
-export function createAgent(app: TestApp['app'], opts: { ip?: string } = {}) {
-  const jar = new Map<string, string>()
+export function createAgent(app: TestApp['app'], opts: { ip?: string; clock?: Clock } = {}) {
+  const clock = opts.clock ?? systemClock
+  const jar = new Map<string, { value: string; expires?: Date }>()
   const remember = (res: LightMyRequestResponse) => {
     for (const c of res.cookies) {
-      if (c.value === '' || (c.expires && c.expires.getTime() < Date.now())) jar.delete(c.name)
-      else jar.set(c.name, c.value)
+      if (c.value === '' || (c.expires && c.expires.getTime() < clock.now().getTime()))
+        jar.delete(c.name)
+      else jar.set(c.name, { value: c.value, expires: c.expires })
     }
   }
+  /** The cookies a browser would still send now, by the app's clock. */
+  const live = () =>
+    [...jar].filter(([, c]) => !c.expires || c.expires.getTime() > clock.now().getTime())
   const request = async (path: string, options: InjectOptions & { csrf?: boolean } = {}) => {
     const method = options.method ?? 'GET'
     if (method !== 'GET' && !jar.has('csrftoken') && options.csrf !== false) {
       remember(await app.inject({ method: 'GET', url: '/api/v1/whoami/', remoteAddress: opts.ip }))
     }
     const headers: Record<string, string> = { ...options.headers }
-    if (jar.size > 0) headers.cookie = [...jar].map(([k, v]) => `${k}=${v}`).join('; ')
+    const cookies = live()
+    if (cookies.length > 0) headers.cookie = cookies.map(([k, c]) => `${k}=${c.value}`).join('; ')
     if (method !== 'GET' && options.csrf !== false && jar.has('csrftoken')) {
-      headers['x-csrftoken'] = jar.get('csrftoken')!
+      headers['x-csrftoken'] = jar.get('csrftoken')!.value
     }
     const res = await app.inject({
       method,

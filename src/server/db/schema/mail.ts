@@ -9,6 +9,7 @@ import {
   serial,
   text,
   timestamp,
+  uniqueIndex,
 } from 'drizzle-orm/pg-core'
 import { createdAt } from './users'
 
@@ -27,6 +28,11 @@ export const outboxMessages = pgTable(
     textBody: text('text_body').notNull(),
     htmlBody: text('html_body'),
     kind: text('kind').notNull(),
+    /**
+     * Set for mail that must go out at most once per cause (a reminder per podclub, kind and
+     * recipient; a blast per blast and member): the unique index refuses a second row.
+     */
+    dedupeKey: text('dedupe_key'),
     status: outboxStatus('status').notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
@@ -37,6 +43,7 @@ export const outboxMessages = pgTable(
   },
   (t) => [
     index('outbox_due_idx').on(t.status, t.nextAttemptAt),
+    uniqueIndex('outbox_dedupe_key_unique').on(t.dedupeKey),
     index('outbox_created_idx').on(t.createdAt),
     check('outbox_attempts_non_negative', sql`${t.attempts} >= 0`),
   ],

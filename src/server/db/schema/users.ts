@@ -67,6 +67,8 @@ export const inviteCodes = pgTable(
     sentToEmail: text('sent_to_email'),
     usedById: integer('used_by_id').references(() => users.id, { onDelete: 'set null' }),
     usedAt: timestamp('used_at', { withTimezone: true }),
+    /** A club code replaced by another CLUB_INVITE_CODE stops working but keeps its history. */
+    deactivatedAt: timestamp('deactivated_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
@@ -109,6 +111,15 @@ export const appSecrets = pgTable('app_secrets', {
   name: text('name').primaryKey(),
   value: text('value').notNull(),
   createdAt: createdAt(),
+})
+
+/**
+ * Versions of cached answers shared by every process (the upcoming feed): a write bumps its row
+ * in the same transaction as the change, and a reader compares the version before using a cache.
+ */
+export const cacheVersions = pgTable('cache_versions', {
+  name: text('name').primaryKey(),
+  version: integer('version').notNull().default(0),
 })
 
 /** Counters of rate-limiter-flexible's Drizzle store, shared by every app process. */

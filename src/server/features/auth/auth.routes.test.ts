@@ -128,9 +128,9 @@ describe('login and logout', () => {
     const user = await createUser(t)
     const a = agent()
     await a.login(user.username, user.password)
-    const first = a.jar.get('sessionid')
+    const first = a.jar.get('sessionid')?.value
     await a.login(user.username, user.password)
-    const second = a.jar.get('sessionid')
+    const second = a.jar.get('sessionid')?.value
     expect(first).toBeTruthy()
     expect(second).toBeTruthy()
     expect(second).not.toBe(first)
@@ -148,7 +148,7 @@ describe('login and logout', () => {
     await a.login(user.username, user.password)
     const rows = await t.db.select().from(sessions).where(eq(sessions.userId, user.id))
     expect(rows).toHaveLength(1)
-    expect(rows[0]!.idHash).not.toBe(a.jar.get('sessionid'))
+    expect(rows[0]!.idHash).not.toBe(a.jar.get('sessionid')?.value)
   })
 
   it('accepts the e-mail address in place of the username', async () => {
@@ -189,8 +189,9 @@ describe('login and logout', () => {
   })
 
   it('answers 429 with Retry-After after too many attempts', async () => {
-    const user = await createUser(t)
-    const a = agent()
+    const limited$ = await buildTestApp({ rateLimits: true })
+    const user = await createUser(limited$)
+    const a = createAgent(limited$.app, { ip: '10.9.0.1' })
     for (let i = 0; i < 10; i++) {
       const res = await a.post('/api/v1/login/', {
         username: user.username,
@@ -206,10 +207,13 @@ describe('login and logout', () => {
     expect(limited.json().code).toBe('RATE_LIMITED')
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0)
     // Another client address is not affected.
+    // A different account from the same address still has its own budget.
+    const other = await createUser(limited$)
     expect(
-      (await agent().post('/api/v1/login/', { username: user.username, password: user.password }))
+      (await a.post('/api/v1/login/', { username: other.username, password: other.password }))
         .statusCode,
     ).toBe(200)
+    await limited$.close()
   })
 
   it('marks the session cookie Secure when APP_URL is https', async () => {
@@ -217,7 +221,10 @@ describe('login and logout', () => {
     try {
       const user = await createUser(secure)
       const res = await createAgent(secure.app).login(user.username, user.password)
-      expect(res.cookies.find((c) => c.name === 'sessionid')?.secure).toBe(true)
+      const cookie = res.cookies.find((c) => c.name === '__Host-sessionid')
+      expect(cookie?.secure).toBe(true)
+      expect(cookie?.path).toBe('/')
+      expect(res.cookies.find((c) => c.name === 'sessionid')).toBeUndefined()
     } finally {
       await secure.close()
     }

@@ -7,16 +7,34 @@ import {
   whoamiResponseSchema,
 } from '#contract/auth'
 import { okSchema } from '#contract/common'
-import type { AppDeps } from '../../app'
-import { checkCredentials, checkInviteCode, signUp, toSessionUser } from './auth.service'
+import type { AppDeps } from '../../deps'
+import { defineRateLimit, limitKeys } from '../../plugins/rate-limit'
+import {
+  checkInviteCode,
+  findLoginAccount,
+  signUp,
+  toSessionUser,
+  verifyLogin,
+} from './auth.service'
+
+const MINUTE = 60
+
+/** Attempts allowed per key and window (seconds). */
+export const authLimits = {
+  /** Failed and successful logins from one address (or IPv6 /64), whatever account. */
+  loginAddress: defineRateLimit('login-address', 100, 15 * MINUTE),
+  /** Failed logins into one account, from anywhere; a success resets it. */
+  loginAccount: defineRateLimit('login-account', 10, 15 * MINUTE),
+  signup: defineRateLimit('signup', 10, 60 * MINUTE),
+  inviteCode: defineRateLimit('invite-code', 20, 15 * MINUTE),
+}
 
 export const authRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
-  const { db } = deps
   const tags = ['auth']
 
   app.get(
     '/whoami/',
-    { schema: { tags, response: { 200: whoamiResponseSchema } } },
+    { config: { access: 'public' }, schema: { tags, response: { 200: whoamiResponseSchema } } },
     async (request, reply) => {
       reply.ensureCsrfCookie()
       const user = request.user
@@ -26,14 +44,18 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, 
 
   app.post(
     '/login/',
-    { schema: { tags, body: createLoginBodySchema, response: { 200: whoamiResponseSchema } } },
+    {
+      config: { access: 'public' },
+      schema: { tags, body: createLoginBodySchema, response: { 200: whoamiResponseSchema } },
+    },
     async (request, reply) => {
       const { username, password } = request.body
-      await app.rateLimit.consume('loginIp', request.ip)
-      const attemptKey = `${request.ip}:${username.toLowerCase()}`
-      await app.rateLimit.consume('login', attemptKey)
-      const user = await checkCredentials(db, username, password)
-      await app.rateLimit.reset('login', attemptKey)
+      await app.rateLimit.consume(authLimits.loginAddress, limitKeys.address(request))
+      const account = await findLoginAccount(deps.db, username)
+      const accountKey = limitKeys.account(account?.id ?? username)
+      await app.rateLimit.consume(authLimits.loginAccount, accountKey)
+      const user = await verifyLogin(account, password)
+      await app.rateLimit.reset(authLimits.loginAccount, accountKey)
       await reply.startSession(user.id)
       return { data: { isAuthenticated: true, user: toSessionUser(user) } }
     },
@@ -41,7 +63,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, 
 
   app.post(
     '/logout/',
-    { schema: { tags, response: { 200: okSchema } } },
+    { config: { access: 'public' }, schema: { tags, response: { 200: okSchema } } },
     async (_request, reply) => {
       await reply.endSession()
       return { data: { ok: true as const } }
@@ -50,11 +72,13 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, 
 
   app.post(
     '/signup/',
-    { schema: { tags, body: createSignupBodySchema, response: { 201: whoamiResponseSchema } } },
+    {
+      config: { access: 'public' },
+      schema: { tags, body: createSignupBodySchema, response: { 201: whoamiResponseSchema } },
+    },
     async (request, reply) => {
-      await app.rateLimit.consume('signup', request.ip)
-      const user = await signUp({ db, appUrl: deps.env.APP_URL }, request.body)
-      deps.wakeOutbox()
+      await app.rateLimit.consume(authLimits.signup, limitKeys.address(request))
+      const user = await signUp(deps, request.body)
       await reply.startSession(user.id)
       return reply.status(201).send({ data: { isAuthenticated: true, user: toSessionUser(user) } })
     },
@@ -63,6 +87,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, 
   app.post(
     '/validate_invite_code/',
     {
+      config: { access: 'public' },
       schema: {
         tags,
         body: validateInviteCodeBodySchema,
@@ -70,8 +95,8 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, 
       },
     },
     async (request) => {
-      await app.rateLimit.consume('inviteCode', request.ip)
-      await checkInviteCode(db, request.body.code)
+      await app.rateLimit.consume(authLimits.inviteCode, limitKeys.address(request))
+      await checkInviteCode(deps.db, request.body.code)
       return { data: { valid: true as const } }
     },
   )

@@ -1,4 +1,4 @@
-import { count, eq } from 'drizzle-orm'
+import { and, count, desc, eq, isNull, ne, sql } from 'drizzle-orm'
 import type { Db } from '../../db/client'
 import { appSecrets, inviteCodes, users } from '../../db/schema/index'
 import type { Env } from '../../lib/env'
@@ -19,27 +19,70 @@ export async function resolveSessionSecret(db: Db, fromEnv: string | undefined):
 export type BootstrapResult = {
   /** Set on the first start of an empty database only. */
   createdAdmin?: { username: string; email: string; generatedPassword?: string }
+  /** The reusable club code in force: CLUB_INVITE_CODE, or the one made on first start. */
+  clubInviteCode: string
   inviteLink: string
 }
 
+const CLUB_CODE_LOCK_KEY = 7_305_113
+
 /**
- * Runs at every start: keeps the reusable club code of CLUB_INVITE_CODE in the table, and on an
- * empty database creates the first super user.
+ * The club code in force. CLUB_INVITE_CODE when set; otherwise a random one made on the first
+ * start and kept (never a default printed in the README, which anyone could read). Any other
+ * reusable code is deactivated, so changing the setting retires the old code.
+ */
+async function resolveClubCode(db: Db, fromEnv: string | undefined): Promise<string> {
+  return db.transaction(async (tx) => {
+    // Processes starting together on one PostgreSQL settle the code one at a time.
+    await tx.execute(sql`select pg_advisory_xact_lock(${CLUB_CODE_LOCK_KEY})`)
+    let code = fromEnv
+    if (!code) {
+      const [current] = await tx
+        .select({ code: inviteCodes.code })
+        .from(inviteCodes)
+        .where(and(eq(inviteCodes.reusable, true), isNull(inviteCodes.deactivatedAt)))
+        .orderBy(desc(inviteCodes.id))
+        .limit(1)
+      code = current?.code ?? `club-${randomToken(9)}`
+    }
+    const [existing] = await tx.select().from(inviteCodes).where(eq(inviteCodes.code, code))
+    if (!existing) {
+      await tx.insert(inviteCodes).values({ code, reusable: true }).onConflictDoNothing()
+    } else if (!existing.reusable) {
+      throw new Error(
+        `CLUB_INVITE_CODE: "${code}" is already a single-use welcome code; choose another club code`,
+      )
+    } else if (existing.deactivatedAt !== null) {
+      await tx
+        .update(inviteCodes)
+        .set({ deactivatedAt: null })
+        .where(eq(inviteCodes.id, existing.id))
+    }
+    await tx
+      .update(inviteCodes)
+      .set({ deactivatedAt: sql`now()` })
+      .where(
+        and(
+          eq(inviteCodes.reusable, true),
+          isNull(inviteCodes.deactivatedAt),
+          ne(inviteCodes.code, code),
+        ),
+      )
+    return code
+  })
+}
+
+/**
+ * Runs at every start: settles the reusable club code, and on an empty database creates the
+ * first super user.
  */
 export async function bootstrap(db: Db, env: Env): Promise<BootstrapResult> {
-  const code = env.CLUB_INVITE_CODE
-  const [existing] = await db.select().from(inviteCodes).where(eq(inviteCodes.code, code))
-  if (!existing) {
-    await db.insert(inviteCodes).values({ code, reusable: true }).onConflictDoNothing()
-  } else if (!existing.reusable) {
-    throw new Error(
-      `CLUB_INVITE_CODE: "${code}" is already a single-use welcome code; choose another club code`,
-    )
-  }
-  const inviteLink = `${env.APP_URL}/register/${encodeURIComponent(code)}`
+  const clubInviteCode = await resolveClubCode(db, env.CLUB_INVITE_CODE)
+  const inviteLink = `${env.APP_URL}/register/${encodeURIComponent(clubInviteCode)}`
+  const result = { clubInviteCode, inviteLink }
 
   const [{ value: userCount } = { value: 0 }] = await db.select({ value: count() }).from(users)
-  if (userCount > 0) return { inviteLink }
+  if (userCount > 0) return result
 
   const generatedPassword = env.ADMIN_PASSWORD ? undefined : randomToken(12)
   const username = env.ADMIN_USERNAME
@@ -55,6 +98,6 @@ export async function bootstrap(db: Db, env: Env): Promise<BootstrapResult> {
     // Two processes starting on one empty PostgreSQL: only one creates the admin.
     .onConflictDoNothing()
     .returning({ id: users.id })
-  if (inserted.length === 0) return { inviteLink }
-  return { createdAdmin: { username, email, generatedPassword }, inviteLink }
+  if (inserted.length === 0) return result
+  return { ...result, createdAdmin: { username, email, generatedPassword } }
 }

@@ -16,8 +16,8 @@ let b: TestApp
 beforeAll(async () => {
   database = await createTestDatabase()
   second = await database.connectAgain()
-  a = await buildTestApp({ database })
-  b = await buildTestApp({ database: second })
+  a = await buildTestApp({ database, rateLimits: true })
+  b = await buildTestApp({ database: second, rateLimits: true })
   await bootstrap(a.db, a.env)
 })
 afterAll(async () => {

@@ -5,6 +5,10 @@ import { outboxAttempts, outboxMessages } from '../../db/schema/index'
 import { createTestDatabase } from '../../testing/test-db'
 import { enqueueMail, listEmailActivity } from './mail.service'
 
+/** Mail enqueued in a transaction of its own, as a service's would be. */
+const enqueueInOwnTransaction = (db: Db, mail: Parameters<typeof enqueueMail>[1]) =>
+  db.transaction((tx) => enqueueMail(tx, mail))
+
 let database: Database
 let db: Db
 
@@ -29,7 +33,7 @@ async function attempt(messageId: number, success: boolean, at: string) {
 
 describe('enqueueMail', () => {
   it('writes pending rows, due at once, and returns their ids in order', async () => {
-    const ids = await enqueueMail(db, [
+    const ids = await enqueueInOwnTransaction(db, [
       { to: 'ada@example.org', subject: 'One', text: 'First', kind: 'test' },
       {
         to: 'bob@example.org',
@@ -54,14 +58,14 @@ describe('enqueueMail', () => {
   })
 
   it('writes nothing for an empty list', async () => {
-    expect(await enqueueMail(db, [])).toEqual([])
+    expect(await enqueueInOwnTransaction(db, [])).toEqual([])
     expect(await db.select().from(outboxMessages)).toHaveLength(0)
   })
 })
 
 describe('listEmailActivity', () => {
   it('lists tried messages by latest attempt, newest first, with their outcome', async () => {
-    const [delivered, retrying, failed, untried] = await enqueueMail(
+    const [delivered, retrying, failed, untried] = await enqueueInOwnTransaction(
       db,
       ['delivered', 'retrying', 'failed', 'untried'].map((s) => ({
         to: `${s}@example.org`,

@@ -1,6 +1,7 @@
 import { desc, eq, sql } from 'drizzle-orm'
 import type { Db, Tx } from '../../db/client'
 import { outboxAttempts, outboxMessages } from '../../db/schema/index'
+import { noteMailEnqueued } from '../../db/transaction'
 
 export type OutgoingMail = {
   to: string
@@ -9,6 +10,11 @@ export type OutgoingMail = {
   html?: string
   /** What the message is about (`password-reset`, `reminder-1d`...), for logs and queries. */
   kind: string
+  /**
+   * At most one message per key, ever: a second enqueue with the same key is skipped by the
+   * database's unique index (`reminder-1d:podclub-12:user-7`, `blast-3:user-7`).
+   */
+  dedupeKey?: string
 }
 
 /**
@@ -19,17 +25,16 @@ export type OutgoingMail = {
 const DUE_NOW = new Date(0)
 
 /**
- * Puts mail in the outbox; the worker delivers it. Pass the transaction of the change that
- * causes the mail: if it rolls back, the mail is never sent, and once it commits, the mail
- * survives a crash. Returns the ids of the new outbox rows, in input order.
+ * Puts mail in the outbox; the worker delivers it. Takes the transaction of the change that
+ * causes the mail (see `transaction()`): if it rolls back, the mail is never sent, and once it
+ * commits, the mail survives a crash and the outbox is woken. Returns the ids of the new outbox
+ * rows, in input order, leaving out messages whose dedupe key was already used.
  */
-export async function enqueueMail(
-  db: Db | Tx,
-  mail: OutgoingMail | OutgoingMail[],
-): Promise<number[]> {
+export async function enqueueMail(tx: Tx, mail: OutgoingMail | OutgoingMail[]): Promise<number[]> {
   const list = Array.isArray(mail) ? mail : [mail]
   if (list.length === 0) return []
-  const rows = await db
+  noteMailEnqueued()
+  const rows = await tx
     .insert(outboxMessages)
     .values(
       list.map((m) => ({
@@ -38,9 +43,11 @@ export async function enqueueMail(
         textBody: m.text,
         htmlBody: m.html ?? null,
         kind: m.kind,
+        dedupeKey: m.dedupeKey ?? null,
         nextAttemptAt: DUE_NOW,
       })),
     )
+    .onConflictDoNothing({ target: outboxMessages.dedupeKey })
     .returning({ id: outboxMessages.id })
   return rows.map((r) => r.id)
 }

@@ -9,6 +9,10 @@ import { enqueueMail, listEmailActivity, type OutgoingMail } from './mail.servic
 import { createLogTransport, createSmtpTransport, type MailTransport } from './mail.transport'
 import { createOutboxWorker, retryDelayMs, type OutboxWorkerDeps } from './outbox.worker'
 
+/** Mail enqueued in a transaction of its own, as a service's would be. */
+const enqueueInOwnTransaction = (db: Db, mail: Parameters<typeof enqueueMail>[1]) =>
+  db.transaction((tx) => enqueueMail(tx, mail))
+
 const START = '2030-03-01T09:00:00.000Z'
 const clock = fixedClock(START)
 
@@ -103,7 +107,7 @@ beforeEach(async () => {
 
 describe('outbox worker', () => {
   it('delivers committed mail through SMTP with a stable Message-ID', async () => {
-    const [id] = await enqueueMail(db, mail('Welcome to podclub'))
+    const [id] = await enqueueInOwnTransaction(db, mail('Welcome to podclub'))
 
     const result = await worker().runOnce()
 
@@ -140,7 +144,7 @@ describe('outbox worker', () => {
   })
 
   it('keeps mail while SMTP is down and delivers it once after the backoff', async () => {
-    const [id] = await enqueueMail(db, mail('Reset your password'))
+    const [id] = await enqueueInOwnTransaction(db, mail('Reset your password'))
     const smtpBack = await smtpDown()
     const w = worker()
 
@@ -170,7 +174,7 @@ describe('outbox worker', () => {
   })
 
   it('delivers pending mail after a restart, and delivered mail is not sent again', async () => {
-    await enqueueMail(db, [mail('First'), mail('Second'), mail('Third')])
+    await enqueueInOwnTransaction(db, [mail('First'), mail('Second'), mail('Third')])
     const before = worker({ batchSize: 1 })
     expect(await before.runOnce()).toEqual({ delivered: 1, retried: 0, failed: 0 })
     await before.stop()
@@ -183,7 +187,7 @@ describe('outbox worker', () => {
   })
 
   it('takes over a message left in sending by a process that died, once its lock expires', async () => {
-    const [id] = await enqueueMail(db, mail('Orphaned'))
+    const [id] = await enqueueInOwnTransaction(db, mail('Orphaned'))
     const lockMs = 60_000
     await db
       .update(outboxMessages)
@@ -204,7 +208,7 @@ describe('outbox worker', () => {
 
   it('does not record over a worker that took the message over while the first one hung', async () => {
     const lockMs = 60_000
-    const [id] = await enqueueMail(db, mail('Slow'))
+    const [id] = await enqueueInOwnTransaction(db, mail('Slow'))
     const first = gatedTransport()
     const firstRun = worker({ transport: first.transport, lockMs }).runOnce()
     await first.started
@@ -232,7 +236,7 @@ describe('outbox worker', () => {
 
   it('delivers each message exactly once when two workers run at the same time', async () => {
     const subjects = Array.from({ length: 15 }, (_, i) => `Notice ${i + 1}`)
-    await enqueueMail(
+    await enqueueInOwnTransaction(
       db,
       subjects.map((s) => mail(s)),
     )
@@ -254,7 +258,10 @@ describe('outbox worker', () => {
   })
 
   it('marks a message failed after maxAttempts, and the activity shows both outcomes', async () => {
-    const [failingId] = await enqueueMail(db, mail('Never arrives', { to: 'gone@example.org' }))
+    const [failingId] = await enqueueInOwnTransaction(
+      db,
+      mail('Never arrives', { to: 'gone@example.org' }),
+    )
     const smtpBack = await smtpDown()
     const log = makeLog()
     const w = worker({ maxAttempts: 3, log })
@@ -273,7 +280,7 @@ describe('outbox worker', () => {
     expect(log.entries.filter((e) => e.level === 'error')).toHaveLength(1)
 
     await smtpBack()
-    await enqueueMail(db, mail('Arrives', { to: 'bob@example.org' }))
+    await enqueueInOwnTransaction(db, mail('Arrives', { to: 'bob@example.org' }))
     clock.advance(60 * 60_000)
     const deliveredAt = clock.now().toISOString()
     // The failed message stays failed: only the new one goes out.
@@ -293,7 +300,10 @@ describe('outbox worker', () => {
 
   it('stop() resolves only after the e-mail being sent is delivered', async () => {
     const slow = gatedTransport()
-    const [firstId, secondId] = await enqueueMail(db, [mail('In flight'), mail('Next in batch')])
+    const [firstId, secondId] = await enqueueInOwnTransaction(db, [
+      mail('In flight'),
+      mail('Next in batch'),
+    ])
     const w = worker({ transport: slow.transport })
 
     w.start(10)
@@ -326,7 +336,7 @@ describe('outbox worker', () => {
     try {
       // Let the first (empty) run pass, so the next one is a minute away.
       await new Promise((resolve) => setTimeout(resolve, 100))
-      await enqueueMail(db, mail('Woken up'))
+      await enqueueInOwnTransaction(db, mail('Woken up'))
       w.wake()
       const received = await smtp.waitFor((m) => m.subject === 'Woken up', 5_000)
       expect(received.to).toEqual(['ada@example.org'])
@@ -337,7 +347,7 @@ describe('outbox worker', () => {
 
   it('keeps long links and non-ASCII text intact through the real SMTP path', async () => {
     const link = `https://podclub.example/reset-password?token=${'a1b2c3d4'.repeat(12)}&uid=42`
-    await enqueueMail(
+    await enqueueInOwnTransaction(
       db,
       mail('Café ☕: réinitialiser', { text: `Hello Zoë,\n\nReset your password:\n${link}\n` }),
     )
@@ -351,7 +361,10 @@ describe('outbox worker', () => {
 
   it('writes the whole text to the log when there is no SMTP server', async () => {
     const serverLog = makeLog()
-    await enqueueMail(db, mail('Reset', { text: 'Open https://podclub.example/reset?token=xyz' }))
+    await enqueueInOwnTransaction(
+      db,
+      mail('Reset', { text: 'Open https://podclub.example/reset?token=xyz' }),
+    )
 
     const result = await worker({ transport: createLogTransport(serverLog) }).runOnce()
 

@@ -1,0 +1,20 @@
+import type { Redis } from 'ioredis'
+import type { Db } from './db/client'
+import type { Clock } from './lib/clock'
+import type { Env } from './lib/env'
+
+/** What every feature may use; built once by main.ts (or by tests with fakes for time). */
+export type AppDeps = {
+  env: Env
+  db: Db
+  clock: Clock
+  /** Asks the outbox worker to look for new mail soon; `transaction()` calls it after commit. */
+  wakeOutbox: () => void
+  /** Signs CSRF tokens: SESSION_SECRET, or the one kept in the database (see bootstrap). */
+  sessionSecret: string
+  /** The reusable club code: CLUB_INVITE_CODE, or the one made on first start (see bootstrap). */
+  clubInviteCode: string
+  redis?: Redis
+  /** Rate limits count attempts (default). Test apps turn them off unless a test is about them. */
+  rateLimits?: boolean
+}
