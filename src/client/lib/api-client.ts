@@ -115,7 +115,14 @@ export function readCookie(name: string) {
   if (typeof document === 'undefined') return undefined
   for (const part of document.cookie.split(';')) {
     const [key, ...rest] = part.trim().split('=')
-    if (key === name) return decodeURIComponent(rest.join('='))
+    if (key !== name) continue
+    // A malformed value (set by hand, or by another app on the domain) reads as missing: the
+    // write then fetches a fresh token through whoami instead of throwing.
+    try {
+      return decodeURIComponent(rest.join('='))
+    } catch {
+      return undefined
+    }
   }
   return undefined
 }

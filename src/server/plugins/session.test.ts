@@ -1,0 +1,143 @@
+import { eq } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sessions } from '../db/schema/index'
+import { bootstrap } from '../features/auth/bootstrap'
+import { fixedClock } from '../lib/clock'
+import { buildTestApp, createAgent, createUser, type TestApp } from '../testing/test-app'
+
+const clock = fixedClock('2026-11-22T12:00:00Z')
+let t: TestApp
+beforeAll(async () => {
+  t = await buildTestApp({ clock })
+})
+afterAll(() => t.close())
+
+const DAY = 86_400_000
+const whoami = (res: { json: () => { data: { isAuthenticated: boolean } } }) =>
+  res.json().data.isAuthenticated
+
+describe('CSRF and sessions hang on the API scope, not on how the URL is spelled', () => {
+  it('checks CSRF on an encoded path to the login route', async () => {
+    const user = await createUser(t)
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/%61pi/v1/login/',
+      payload: { username: user.username, password: user.password },
+    })
+    expect(res.statusCode).toBe(403)
+    expect(res.json().code).toBe('CSRF_FAILED')
+    expect(res.cookies.find((c) => c.name === 'sessionid')).toBeUndefined()
+  })
+
+  it('refuses a cross-site text/plain form to an encoded logout path, keeping the session', async () => {
+    const user = await createUser(t)
+    const a = createAgent(t.app, { clock })
+    await a.login(user.username, user.password)
+    const session = a.jar.get('sessionid')!.value
+    for (const url of ['/%61pi/v1/logout/', 'http://podclub.test/api/v1/logout/']) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url,
+        headers: { cookie: `sessionid=${session}`, 'content-type': 'text/plain' },
+        payload: 'x=1',
+      })
+      expect(res.statusCode).toBe(403)
+    }
+    expect(whoami(await a.get('/api/v1/whoami/'))).toBe(true)
+  })
+
+  it('accepts only JSON bodies, even with a valid token', async () => {
+    const a = createAgent(t.app, { clock })
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data']) {
+      const res = await a.post('/api/v1/login/', 'username=a&password=b', {
+        headers: { 'content-type': type },
+      })
+      expect(res.statusCode, type).toBe(415)
+    }
+  })
+
+  it('refuses a write from another origin or marked cross-site by the browser', async () => {
+    const user = await createUser(t)
+    const body = { username: user.username, password: user.password }
+    const foreign = await createAgent(t.app).post('/api/v1/login/', body, {
+      headers: { origin: 'https://evil.example' },
+    })
+    expect(foreign.statusCode).toBe(403)
+    const crossSite = await createAgent(t.app).post('/api/v1/login/', body, {
+      headers: { 'sec-fetch-site': 'cross-site' },
+    })
+    expect(crossSite.statusCode).toBe(403)
+    const ours = await createAgent(t.app).post('/api/v1/login/', body, {
+      headers: { origin: 'http://podclub.test', 'sec-fetch-site': 'same-origin' },
+    })
+    expect(ours.statusCode).toBe(200)
+  })
+
+  it('treats a malformed csrftoken cookie as missing instead of failing', async () => {
+    for (const cookie of ['csrftoken=%E0%A4%A', 'csrftoken=a.b.c', 'csrftoken=', 'csrftoken=%00']) {
+      const read = await t.app.inject({
+        method: 'GET',
+        url: '/api/v1/whoami/',
+        headers: { cookie },
+      })
+      expect(read.statusCode, cookie).toBe(200)
+      expect(read.cookies.find((c) => c.name === 'csrftoken')?.value).toMatch(/^[\w-]+\.[\w-]+$/)
+      const write = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/logout/',
+        headers: { cookie, 'x-csrftoken': cookie.slice('csrftoken='.length) },
+      })
+      expect(write.statusCode, cookie).toBe(403)
+    }
+  })
+})
+
+describe('rolling sessions', () => {
+  it('re-sends the cookie whenever the stored expiry is extended, so active members stay in', async () => {
+    clock.set('2026-11-22T12:00:00Z')
+    const user = await createUser(t)
+    const a = createAgent(t.app, { clock })
+    await a.login(user.username, user.password)
+    // Visit every 10 days for 100 days: each visit is within 30 days of the last cookie.
+    for (let day = 10; day <= 100; day += 10) {
+      clock.advance(10 * DAY)
+      const res = await a.get('/api/v1/whoami/')
+      expect(whoami(res), `day ${day}`).toBe(true)
+      const cookie = res.cookies.find((c) => c.name === 'sessionid')
+      expect(cookie?.expires?.getTime(), `day ${day}`).toBe(clock.now().getTime() + 30 * DAY)
+    }
+    const [row] = await t.db.select().from(sessions).where(eq(sessions.userId, user.id))
+    expect(row!.expiresAt.getTime()).toBe(clock.now().getTime() + 30 * DAY)
+  })
+
+  it('lets a session lapse after 30 days without a visit', async () => {
+    clock.set('2026-11-22T12:00:00Z')
+    const user = await createUser(t)
+    const a = createAgent(t.app, { clock })
+    await a.login(user.username, user.password)
+    clock.advance(30 * DAY + 1000)
+    expect(whoami(await a.get('/api/v1/whoami/'))).toBe(false)
+  })
+})
+
+describe('passwords are used as typed', () => {
+  it('logs in with a password that starts and ends with spaces, and not with it trimmed', async () => {
+    await bootstrap(t.db, t.env)
+    const password = '  spaced out  '
+    const username = `spaces.${Date.now() % 1e6}`
+    const signup = await createAgent(t.app).post('/api/v1/signup/', {
+      username,
+      email: `${username}@example.com`,
+      password,
+      inviteCode: 'clubcode',
+      city: 'Queens',
+      source: 'a friend',
+    })
+    expect(signup.statusCode).toBe(201)
+    const login = (p: string) =>
+      createAgent(t.app).post('/api/v1/login/', { username, password: p })
+    expect((await login(password)).statusCode).toBe(200)
+    expect((await login(password.trim())).statusCode).toBe(400)
+    expect((await login('    ')).json()).toEqual({ password: ['Password is required'] })
+  })
+})
