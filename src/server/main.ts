@@ -1,5 +1,4 @@
 import { Redis } from 'ioredis'
-import pino from 'pino'
 import { buildApp, clientDistDir } from './app'
 import { DataDirInUseError, openDatabase } from './db/client'
 import { bootstrap, resolveSessionSecret } from './features/auth/bootstrap'
@@ -10,6 +9,7 @@ import { pruneExpiredJob } from './features/maintenance/maintenance.jobs'
 import { ensureClientBuilt } from './lib/client-build'
 import { systemClock } from './lib/clock'
 import { EnvError, parseEnv } from './lib/env'
+import { createLogger } from './lib/log'
 
 /** Reads settings, opens the database, serves the page and the API, and closes cleanly. */
 async function main() {
@@ -27,7 +27,7 @@ async function main() {
   // page itself, and process-level tests (NODE_ENV=test) need the API alone.
   const serveClient = env.NODE_ENV === 'production'
   if (serveClient) ensureClientBuilt(clientDistDir)
-  const log = pino({ level: env.LOG_LEVEL, base: { app: 'podclub' } })
+  const log = createLogger(env.LOG_LEVEL)
   const startedAt = performance.now()
 
   let database

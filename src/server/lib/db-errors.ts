@@ -42,25 +42,22 @@ export function isBadTextError(err: unknown): boolean {
 }
 
 /**
- * An error fit for the log: message, code and stack, never the query's parameters (Drizzle puts
- * them in its message; they can hold password hashes and tokens).
+ * An error fit for the log: its type, first message line, PostgreSQL code and stack frames,
+ * never the query's parameters or the values PostgreSQL quotes back (Drizzle writes the
+ * parameters into its message; they can hold password hashes and tokens).
  */
 export function loggableError(err: unknown): Record<string, unknown> {
-  if (!(err instanceof Error)) return { message: String(err) }
-  const pg = pgError(err) as { code?: string; constraint?: string; message?: string } | undefined
+  if (!(err instanceof Error)) return { message: 'non-error thrown' }
+  const pg = pgError(err)
   const isQueryError = err.message.startsWith('Failed query')
-  const message = isQueryError ? `Failed query: ${firstLine(err.message)}` : err.message
+  const firstLine = err.message.split('\n')[0]!.slice(0, 500)
   return {
-    type: err.name,
-    message: isQueryError ? message.replace(/\nparams:[\s\S]*$/, '') : message,
-    ...(pg ? { pgCode: pg.code, constraint: pg.constraint, pgMessage: pg.message } : {}),
-    stack: err.stack?.split('\n').slice(1).join('\n'),
+    type: err.constructor.name,
+    message: isQueryError ? firstLine : err.message.split('\nparams:')[0],
+    ...(pg ? { pgCode: pg.code, constraint: pg.constraint } : {}),
+    stack: err.stack
+      ?.split('\n')
+      .filter((line) => line.startsWith('    at '))
+      .join('\n'),
   }
-}
-
-function firstLine(message: string): string {
-  return message
-    .replace(/^Failed query:\s*/, '')
-    .split('\nparams:')[0]!
-    .slice(0, 500)
 }

@@ -35,8 +35,8 @@ export async function buildTestApp(
     redis?: AppDeps['redis']
   } = {},
 ) {
-  const database = opts.database ?? (await createTestDatabase())
   const env: Env = parseEnv({ ...TEST_ENV, ...opts.env })
+  const database = opts.database ?? (await createTestDatabase())
   const clock = opts.clock ?? systemClock
   const sent: OutboundMessage[] = []
   const transport: MailTransport = {

@@ -1,0 +1,40 @@
+import { Writable } from 'node:stream'
+import Fastify from 'fastify'
+import { describe, expect, it } from 'vitest'
+import { createLogger, maskUrl } from './log'
+
+describe('maskUrl', () => {
+  it.each([
+    ['/password-reset/abc123', '/password-reset/***'],
+    ['/api/v1/auth/passwordreset/validate/tok3n/', '/api/v1/auth/passwordreset/validate/***/'],
+    ['/polls/4/SECRETCODE', '/polls/4/***'],
+    ['/api/v1/polls/4/SECRETCODE/', '/api/v1/polls/4/***/'],
+    ['/api/v1/polls/4/cast/', '/api/v1/polls/4/cast/'],
+    ['/api/v1/polls/4/invite/', '/api/v1/polls/4/invite/'],
+    ['/calendar/feedtoken.ics', '/calendar/***'],
+    ['/home?skipSplash=true&token=x', '/home?skipSplash=***&token=***'],
+    ['/api/v1/whoami/', '/api/v1/whoami/'],
+  ])('%s is logged as %s', (url, masked) => {
+    expect(maskUrl(url)).toBe(masked)
+  })
+})
+
+describe('the request log', () => {
+  it('never carries a token from the URL', async () => {
+    const lines: string[] = []
+    const stream = new Writable({
+      write(chunk, _e, done) {
+        lines.push(String(chunk))
+        done()
+      },
+    })
+    const app = Fastify({ loggerInstance: createLogger('info', stream) })
+    app.get('/password-reset/:token', async () => 'ok')
+    await app.inject({ method: 'GET', url: '/password-reset/very-secret-token?x=also-secret' })
+    await app.close()
+    const log = lines.join('')
+    expect(log).toContain('/password-reset/***')
+    expect(log).not.toContain('very-secret-token')
+    expect(log).not.toContain('also-secret')
+  })
+})

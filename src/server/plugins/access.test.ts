@@ -1,0 +1,89 @@
+import Fastify, { type FastifyRequest } from 'fastify'
+import { describe, expect, it } from 'vitest'
+import { errorsPlugin } from './errors'
+import { accessPlugin } from './access'
+import type { AuthUser } from './session'
+import fp from 'fastify-plugin'
+
+/** A stand-in for the session plugin: the caller comes from a test header. */
+const fakeSession = fp(
+  async (app) => {
+    app.decorateRequest('user', null)
+    app.addHook('onRequest', async (request) => {
+      const who = request.headers['x-test-user']
+      request.user =
+        who === 'member' || who === 'operator'
+          ? ({
+              id: 1,
+              username: who,
+              email: `${who}@x.test`,
+              isSuperuser: who === 'operator',
+            } satisfies AuthUser)
+          : null
+    })
+  },
+  { name: 'session' },
+)
+
+async function appWith(register: (app: ReturnType<typeof Fastify>) => void) {
+  const app = Fastify()
+  await app.register(errorsPlugin)
+  await app.register(fakeSession)
+  await app.register(accessPlugin)
+  register(app)
+  await app.ready()
+  return app
+}
+
+describe('route access', () => {
+  it('refuses to start with a route that does not say who may call it', async () => {
+    await expect(
+      appWith((app) => {
+        app.get('/forgotten/', async () => 'open to all by accident')
+      }),
+    ).rejects.toThrow(/GET \/forgotten\/ must declare who may call it/)
+  })
+
+  it('answers 401 to visitors, 403 to members on operator routes, before validating input', async () => {
+    const app = await appWith((app) => {
+      for (const access of ['public', 'member', 'superuser'] as const) {
+        app.post(
+          `/${access}/`,
+          {
+            config: { access },
+            schema: {
+              body: { type: 'object', required: ['n'], properties: { n: { type: 'number' } } },
+            },
+          },
+          async (request: FastifyRequest) => ({
+            caller: request.user ? request.member.username : null,
+          }),
+        )
+      }
+    })
+    const call = async (path: string, who?: string) => {
+      const res = await app.inject({
+        method: 'POST',
+        url: path,
+        headers: who ? { 'x-test-user': who } : {},
+        payload: { wrong: true },
+      })
+      return res.statusCode
+    }
+    expect([await call('/public/'), await call('/public/', 'member')]).toEqual([400, 400])
+    expect([await call('/member/'), await call('/member/', 'member')]).toEqual([401, 400])
+    expect([
+      await call('/superuser/'),
+      await call('/superuser/', 'member'),
+      await call('/superuser/', 'operator'),
+    ]).toEqual([401, 403, 400])
+    const ok = await app.inject({
+      method: 'POST',
+      url: '/member/',
+      headers: { 'x-test-user': 'member' },
+      payload: { n: 1 },
+    })
+    expect(ok.json()).toEqual({ caller: 'member' })
+    await app.close()
+  })
+})

@@ -1,0 +1,77 @@
+import { Writable } from 'node:stream'
+import { sql } from 'drizzle-orm'
+import Fastify from 'fastify'
+import pino from 'pino'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { users } from '../db/schema/index'
+import { createTestDatabase, type TestDatabase } from '../testing/test-db'
+import { errorsPlugin } from './errors'
+
+let database: TestDatabase
+beforeAll(async () => {
+  database = await createTestDatabase()
+})
+afterAll(() => database.close())
+
+/** An app whose routes run real queries, logging into `lines`. */
+async function appLoggingTo(lines: string[]) {
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(String(chunk))
+      done()
+    },
+  })
+  const app = Fastify({ loggerInstance: pino({ level: 'info' }, stream) })
+  await app.register(errorsPlugin)
+  const { db } = database
+  app.get('/query-fails/', async () => {
+    await db.execute(sql`select ${'$argon2id$v=19$m=19456,t=2,p=1$secret-hash'}::int`)
+  })
+  app.get('/nul/', async () => {
+    await db
+      .insert(users)
+      .values({ username: 'nul.user', email: 'a\u0000b@x.test', passwordHash: 'x' })
+  })
+  app.get('/taken/', async () => {
+    const row = { username: 'taken.name', email: `${Math.random()}@x.test`, passwordHash: 'x' }
+    await db.insert(users).values(row).onConflictDoNothing()
+    await db.insert(users).values({ ...row, email: `${Math.random()}@x.test` })
+  })
+  await app.ready()
+  return app
+}
+
+describe('the error handler', () => {
+  it('logs a failed query without its parameters and answers a generic 500', async () => {
+    const lines: string[] = []
+    const app = await appLoggingTo(lines)
+    const res = await app.inject({ method: 'GET', url: '/query-fails/?token=secret-token' })
+    expect(res.statusCode).toBe(500)
+    expect(res.json()).toEqual({
+      detail: 'Internal server error. Please try again later.',
+      code: 'INTERNAL',
+    })
+    const log = lines.join('')
+    expect(log).toContain('unhandled error')
+    expect(log).toContain('22P02')
+    expect(log).not.toContain('secret-hash')
+    expect(log).not.toContain('params')
+    await app.close()
+  })
+
+  it('answers 400, not 500, when the database refuses text (a NUL byte)', async () => {
+    const app = await appLoggingTo([])
+    const res = await app.inject({ method: 'GET', url: '/nul/' })
+    expect(res.statusCode).toBe(400)
+    expect(res.json().code).toBe('BAD_REQUEST')
+    await app.close()
+  })
+
+  it('turns a unique index of the table into its field message', async () => {
+    const app = await appLoggingTo([])
+    const res = await app.inject({ method: 'GET', url: '/taken/' })
+    expect(res.statusCode).toBe(400)
+    expect(res.json()).toEqual({ username: ['A user with that username already exists.'] })
+    await app.close()
+  })
+})

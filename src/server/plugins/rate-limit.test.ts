@@ -1,0 +1,124 @@
+import { Redis } from 'ioredis'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { authLimits } from '../features/auth/auth.routes'
+import { buildTestApp, createAgent, createUser, type TestApp } from '../testing/test-app'
+import { networkOf } from './rate-limit'
+
+let t: TestApp
+beforeAll(async () => {
+  t = await buildTestApp({ rateLimits: true })
+})
+afterAll(() => t.close())
+
+const wrongLogin = (ip: string, username: string, headers: Record<string, string> = {}) =>
+  createAgent(t.app, { ip }).post(
+    '/api/v1/login/',
+    { username, password: 'wrong-password' },
+    { headers },
+  )
+
+describe('login limits', () => {
+  it('give one budget per account, whether the name or the e-mail is typed, across addresses', async () => {
+    const user = await createUser(t)
+    const names = [user.username, user.email, user.email.toUpperCase(), ` ${user.username} `]
+    const statuses: number[] = []
+    for (let i = 0; i < authLimits.loginAccount.points; i++) {
+      statuses.push((await wrongLogin(`10.20.${i}.1`, names[i % names.length]!)).statusCode)
+    }
+    expect(statuses.every((s) => s === 400)).toBe(true)
+    const limited = await createAgent(t.app, { ip: '10.20.99.1' }).post('/api/v1/login/', {
+      username: user.email,
+      password: user.password,
+    })
+    expect(limited.statusCode).toBe(429)
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0)
+  })
+
+  it('count every address of one IPv6 /64 together', async () => {
+    const ips = Array.from({ length: 4 }, (_, i) => `2001:db8:1:2:${i + 1}::${i + 7}`)
+    for (let i = 0; i < authLimits.loginAddress.points; i++) {
+      const res = await wrongLogin(ips[i % ips.length]!, `nobody.${i}`)
+      expect(res.statusCode).toBe(400)
+    }
+    expect((await wrongLogin('2001:db8:1:2:ffff::1', 'someone.else')).statusCode).toBe(429)
+    expect((await wrongLogin('2001:db8:1:3::1', 'someone.else')).statusCode).toBe(400)
+  })
+})
+
+describe('networkOf', () => {
+  it.each([
+    ['203.0.113.9', '203.0.113.9'],
+    ['::ffff:203.0.113.9', '203.0.113.9'],
+    ['2001:db8::1', '2001:db8:0:0::/64'],
+    ['2001:0db8:0000:0042:abcd::1', '2001:db8:0:42::/64'],
+    ['::1', '0:0:0:0::/64'],
+  ])('%s counts as %s', (ip, network) => {
+    expect(networkOf(ip)).toBe(network)
+  })
+})
+
+describe('TRUST_PROXY', () => {
+  it('with a hop count, a client cannot pick its own address through X-Forwarded-For', async () => {
+    const proxied = await buildTestApp({ rateLimits: true, env: { TRUST_PROXY: '1' } })
+    try {
+      const attempt = (forwardedFor: string) =>
+        createAgent(proxied.app, { ip: '127.0.0.1' }).post(
+          '/api/v1/login/',
+          { username: `x.${Math.random()}`, password: 'wrong-password' },
+          { headers: { 'x-forwarded-for': forwardedFor } },
+        )
+      // The proxy appends the address it saw; whatever the client wrote before it is ignored.
+      for (let i = 0; i < authLimits.loginAddress.points; i++) {
+        expect((await attempt(`198.51.100.${i % 250}, 203.0.113.7`)).statusCode).toBe(400)
+      }
+      expect((await attempt('198.51.100.251, 203.0.113.7')).statusCode).toBe(429)
+      // Another real client behind the same proxy keeps its own budget.
+      expect((await attempt('203.0.113.8')).statusCode).toBe(400)
+    } finally {
+      await proxied.close()
+    }
+  })
+
+  it('is refused at start when set to trust everyone', async () => {
+    await expect(buildTestApp({ env: { TRUST_PROXY: 'true' } })).rejects.toThrow(/TRUST_PROXY/)
+  })
+})
+
+describe('with Redis unreachable', () => {
+  it('counts in the database instead of failing every login', async () => {
+    const redis = new Redis('redis://127.0.0.1:1', {
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    })
+    redis.on('error', () => {})
+    const withRedis = await buildTestApp({ rateLimits: true, redis })
+    try {
+      const user = await createUser(withRedis)
+      const ok = await createAgent(withRedis.app, { ip: '10.30.0.1' }).login(
+        user.username,
+        user.password,
+      )
+      expect(ok.statusCode).toBe(200)
+      for (let i = 0; i < authLimits.loginAccount.points; i++) {
+        const res = await createAgent(withRedis.app, { ip: '10.30.0.2' }).post('/api/v1/login/', {
+          username: user.username,
+          password: 'wrong-password',
+        })
+        expect(res.statusCode).toBe(400)
+      }
+      const limited = await createAgent(withRedis.app, { ip: '10.30.0.3' }).post('/api/v1/login/', {
+        username: user.username,
+        password: user.password,
+      })
+      expect(limited.statusCode).toBe(429)
+      const ready = await withRedis.app.inject({ method: 'GET', url: '/readyz' })
+      expect(ready.statusCode).toBe(503)
+      expect(ready.json()).toEqual({ status: 'unavailable', failing: ['redis'] })
+    } finally {
+      await withRedis.close()
+      redis.disconnect()
+    }
+  })
+})
