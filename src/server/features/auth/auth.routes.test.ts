@@ -403,6 +403,54 @@ describe('bootstrap', () => {
   })
 })
 
+describe('the club code', () => {
+  it('is random, kept and printed when CLUB_INVITE_CODE is unset', async () => {
+    const fresh = await buildTestApp({ env: { CLUB_INVITE_CODE: '' } })
+    try {
+      const first = await bootstrap(fresh.db, fresh.env)
+      expect(first.clubInviteCode).toMatch(/^club-[\w-]{12}$/)
+      expect(first.inviteLink).toBe(`http://podclub.test/register/${first.clubInviteCode}`)
+      expect((await bootstrap(fresh.db, fresh.env)).clubInviteCode).toBe(first.clubInviteCode)
+      const other = await buildTestApp({ env: { CLUB_INVITE_CODE: '' } })
+      const elsewhere = await bootstrap(other.db, other.env)
+      await other.close()
+      expect(elsewhere.clubInviteCode).not.toBe(first.clubInviteCode)
+      const valid = await createAgent(fresh.app).post('/api/v1/validate_invite_code/', {
+        code: first.clubInviteCode,
+      })
+      expect(valid.statusCode).toBe(200)
+      const guessed = await createAgent(fresh.app).post('/api/v1/validate_invite_code/', {
+        code: 'podclub',
+      })
+      expect(guessed.statusCode).toBe(400)
+    } finally {
+      await fresh.close()
+    }
+  })
+
+  it('stops working when CLUB_INVITE_CODE changes, and works again when set back', async () => {
+    const fresh = await buildTestApp({ env: { CLUB_INVITE_CODE: 'oldcode' } })
+    try {
+      await bootstrap(fresh.db, fresh.env)
+      const check = async (code: string) =>
+        (await createAgent(fresh.app).post('/api/v1/validate_invite_code/', { code })).statusCode
+      expect(await check('oldcode')).toBe(200)
+      await bootstrap(fresh.db, { ...fresh.env, CLUB_INVITE_CODE: 'newcode' })
+      expect([await check('oldcode'), await check('newcode')]).toEqual([400, 200])
+      const signup = await createAgent(fresh.app).post(
+        '/api/v1/signup/',
+        signupBody({ inviteCode: 'oldcode' }),
+      )
+      expect(signup.statusCode).toBe(400)
+      expect(signup.json().detail).toBe('Invalid invite code')
+      await bootstrap(fresh.db, { ...fresh.env, CLUB_INVITE_CODE: 'oldcode' })
+      expect([await check('oldcode'), await check('newcode')]).toEqual([200, 400])
+    } finally {
+      await fresh.close()
+    }
+  })
+})
+
 describe('session secret', () => {
   it('is made once and shared when SESSION_SECRET is unset', async () => {
     const first = await resolveSessionSecret(t.db, undefined)
