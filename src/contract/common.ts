@@ -35,6 +35,7 @@ export type ValidationError = z.infer<typeof validationErrorSchema>
  * refused as invalid input rather than failing in the database.
  */
 export const textSchema = (params?: { error?: string }) =>
+  // eslint-disable-next-line no-control-regex -- matching the NUL character is the point
   z.string(params).regex(/^[^\u0000]*$/, 'Text must not contain NUL characters.')
 
 export const idSchema = z.coerce.number().int().positive().max(2_147_483_647)
