@@ -1,0 +1,45 @@
+import { z } from 'zod'
+import { envelope, idSchema } from './common'
+
+/** The 9 reservable seats of every podclub; the podmeister takes none of them. */
+export const SEATS_PER_PODCLUB = 9
+
+export const podclubStatusSchema = z.enum(['upcoming', 'completed', 'cancelled'])
+export type PodclubStatus = z.infer<typeof podclubStatusSchema>
+
+export const podclubLocationSchema = z.enum(['zoom', 'nyc'])
+export type PodclubLocation = z.infer<typeof podclubLocationSchema>
+
+export const podcastRefSchema = z.object({ name: z.string(), picture_link: z.string() })
+
+/**
+ * A podclub as the feed and its cards read it (spec 1 §3). `starts_at` (ISO 8601, UTC) lets the
+ * page show the viewer's own time beside the Eastern `pretty_date` / `pretty_time`.
+ */
+export const podclubSchema = z.object({
+  id: z.number().int(),
+  status: podclubStatusSchema,
+  episode_title: z.string(),
+  episode_number: z.string(),
+  description: z.string(),
+  podmeister_note: z.string(),
+  podmeister: z.object({ username: z.string() }),
+  starts_at: z.string(),
+  pretty_date: z.string(),
+  pretty_time: z.string(),
+  location: podclubLocationSchema.nullable(),
+  seats_left: z.number().int().min(0).max(SEATS_PER_PODCLUB),
+  keyword_one: z.string(),
+  keyword_two: z.string(),
+  keyword_three: z.string(),
+  link_one: z.string(),
+  link_two: z.string(),
+  link_three: z.string(),
+  podcast: podcastRefSchema,
+  /** Members holding a seat, in the order they took it. */
+  api_registered_usernames: z.object({ reserved: z.array(z.string()) }),
+})
+export type Podclub = z.infer<typeof podclubSchema>
+
+export const podclubIdParamsSchema = z.object({ podclubId: idSchema })
+export const listPodclubsResponseSchema = envelope(z.array(podclubSchema))

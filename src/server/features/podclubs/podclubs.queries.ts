@@ -1,0 +1,85 @@
+import { and, asc, desc, eq, inArray, type SQL } from 'drizzle-orm'
+import { alias } from 'drizzle-orm/pg-core'
+import { SEATS_PER_PODCLUB, type Podclub } from '#contract/podclubs'
+import type { Db, Tx } from '../../db/client'
+import { podcasts, podclubs, registrations, users } from '../../db/schema/index'
+import { prettyDate, prettyTime } from './podclubs.format'
+
+const podmeisters = alias(users, 'podmeisters')
+
+/**
+ * Podclubs as the feed, cards and lists read them (`Podclub` of the contract), with who holds a
+ * seat. `where` filters on `podclubs` columns; the order is the given one (soonest first when
+ * not given).
+ */
+export async function readPodclubs(
+  db: Db | Tx,
+  where?: SQL,
+  order: 'soonest' | 'latest' = 'soonest',
+): Promise<Podclub[]> {
+  const rows = await db
+    .select({
+      podclub: podclubs,
+      podcastName: podcasts.name,
+      podcastPicture: podcasts.pictureLink,
+      podmeister: podmeisters.username,
+    })
+    .from(podclubs)
+    .innerJoin(podcasts, eq(podcasts.id, podclubs.podcastId))
+    .innerJoin(podmeisters, eq(podmeisters.id, podclubs.podmeisterId))
+    .where(where)
+    .orderBy(
+      order === 'soonest' ? asc(podclubs.startsAt) : desc(podclubs.startsAt),
+      asc(podclubs.id),
+    )
+  if (rows.length === 0) return []
+
+  const seats = await db
+    .select({ podclubId: registrations.podclubId, username: users.username })
+    .from(registrations)
+    .innerJoin(users, eq(users.id, registrations.userId))
+    .where(
+      inArray(
+        registrations.podclubId,
+        rows.map((r) => r.podclub.id),
+      ),
+    )
+    .orderBy(asc(registrations.createdAt), asc(registrations.id))
+  const reservedBy = new Map<number, string[]>()
+  for (const seat of seats) {
+    const list = reservedBy.get(seat.podclubId) ?? []
+    list.push(seat.username)
+    reservedBy.set(seat.podclubId, list)
+  }
+
+  return rows.map(({ podclub: p, podcastName, podcastPicture, podmeister }) => {
+    const reserved = reservedBy.get(p.id) ?? []
+    return {
+      id: p.id,
+      status: p.status,
+      episode_title: p.episodeTitle,
+      episode_number: p.episodeNumber,
+      description: p.description,
+      podmeister_note: p.podmeisterNote,
+      podmeister: { username: podmeister },
+      starts_at: p.startsAt.toISOString(),
+      pretty_date: prettyDate(p.startsAt),
+      pretty_time: prettyTime(p.startsAt),
+      location: p.location,
+      seats_left: Math.max(0, SEATS_PER_PODCLUB - reserved.length),
+      keyword_one: p.keywordOne,
+      keyword_two: p.keywordTwo,
+      keyword_three: p.keywordThree,
+      link_one: p.linkOne,
+      link_two: p.linkTwo,
+      link_three: p.linkThree,
+      podcast: { name: podcastName, picture_link: podcastPicture },
+      api_registered_usernames: { reserved },
+    }
+  })
+}
+
+/** The upcoming podclubs, soonest first: what the home feed shows to everyone. */
+export function readUpcomingPodclubs(db: Db | Tx): Promise<Podclub[]> {
+  return readPodclubs(db, and(eq(podclubs.status, 'upcoming')))
+}
