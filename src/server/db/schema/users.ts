@@ -27,6 +27,8 @@ export const users = pgTable(
     memberSince: timestamp('member_since', { withTimezone: true }).notNull().defaultNow(),
     isSuperuser: boolean('is_superuser').notNull().default(false),
     emailConfirmedAt: timestamp('email_confirmed_at', { withTimezone: true }),
+    /** Set by the one-click unsubscribe of a monthly blast; later blasts skip the member. */
+    blastsUnsubscribedAt: timestamp('blasts_unsubscribed_at', { withTimezone: true }),
     inviteCodeId: integer('invite_code_id').references((): AnyPgColumn => inviteCodes.id, {
       onDelete: 'set null',
     }),

@@ -1,0 +1,1 @@
+ALTER TABLE "users" ADD COLUMN "blasts_unsubscribed_at" timestamp with time zone;
