@@ -4,6 +4,7 @@ import {
   check,
   index,
   integer,
+  jsonb,
   pgEnum,
   pgTable,
   serial,
@@ -33,6 +34,8 @@ export const outboxMessages = pgTable(
      * recipient; a blast per blast and member): the unique index refuses a second row.
      */
     dedupeKey: text('dedupe_key'),
+    /** Extra headers of this message, such as List-Unsubscribe on a blast. */
+    headers: jsonb('headers').$type<Record<string, string>>(),
     status: outboxStatus('status').notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),

@@ -15,6 +15,8 @@ export type OutgoingMail = {
    * database's unique index (`reminder-1d:podclub-12:user-7`, `blast-3:user-7`).
    */
   dedupeKey?: string
+  /** Extra headers, such as List-Unsubscribe on a blast. */
+  headers?: Record<string, string>
 }
 
 /**
@@ -44,6 +46,7 @@ export async function enqueueMail(tx: Tx, mail: OutgoingMail | OutgoingMail[]): 
         htmlBody: m.html ?? null,
         kind: m.kind,
         dedupeKey: m.dedupeKey ?? null,
+        headers: m.headers ?? null,
         nextAttemptAt: DUE_NOW,
       })),
     )
