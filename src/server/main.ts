@@ -6,6 +6,8 @@ import { DEMO_PASSWORD, seedDemo } from './features/demo/demo.seed'
 import { createOutboxWorker } from './features/mail/outbox.worker'
 import { createLogTransport, createSmtpTransport } from './features/mail/mail.transport'
 import { pruneExpiredJob } from './features/maintenance/maintenance.jobs'
+import { sendDueRemindersJob } from './features/reminders/reminders.jobs'
+import type { AppDeps } from './deps'
 import { ensureClientBuilt } from './lib/client-build'
 import { systemClock } from './lib/clock'
 import { EnvError, parseEnv } from './lib/env'
@@ -91,18 +93,16 @@ async function main() {
     log: log.child({ component: 'outbox' }),
   })
 
-  const app = await buildApp(
-    {
-      env,
-      db,
-      clock: systemClock,
-      redis,
-      sessionSecret,
-      clubInviteCode,
-      wakeOutbox: () => outbox.wake(),
-    },
-    { loggerInstance: log, serveClient },
-  )
+  const deps: AppDeps = {
+    env,
+    db,
+    clock: systemClock,
+    redis,
+    sessionSecret,
+    clubInviteCode,
+    wakeOutbox: () => outbox.wake(),
+  }
+  const app = await buildApp(deps, { loggerInstance: log, serveClient })
   await app.listen({ port: env.PORT, host: env.HOST })
   outbox.start()
   const maintenance = setInterval(() => {
@@ -112,6 +112,15 @@ async function main() {
       .catch((err: unknown) => log.warn({ err }, 'pruning expired rows failed'))
   }, pruneExpiredJob.intervalMs)
   maintenance.unref()
+  const reminders = setInterval(() => {
+    sendDueRemindersJob
+      .run(deps)
+      .then((sent) => {
+        if (sent.length > 0) log.info({ sent }, 'reminders queued')
+      })
+      .catch((err: unknown) => log.warn({ err }, 'sending due reminders failed'))
+  }, sendDueRemindersJob.intervalMs)
+  reminders.unref()
   log.info(
     { url: env.APP_URL, startupMs: Math.round(performance.now() - startedAt) },
     `podclub is listening on ${env.HOST}:${env.PORT}`,
@@ -129,6 +138,7 @@ async function main() {
     force.unref()
     try {
       clearInterval(maintenance)
+      clearInterval(reminders)
       await app.close()
       await outbox.stop()
       transport.close()

@@ -61,6 +61,8 @@ export const envSchema = z.object({
     z.string().min(32, 'must be at least 32 characters').optional(),
   ),
   ZOOM_LINK: optionalUrl(['https:', 'http:'], 'https://zoom.us/j/123').transform((v) => v ?? ''),
+  /** Where nyc podclubs meet, written into their reminders and calendar entries. */
+  NYC_OFFICE_ADDRESS: z.string().trim().min(1).default('podclub NYC Office, New York, NY'),
   ADMIN_USERNAME: z
     .string()
     .trim()

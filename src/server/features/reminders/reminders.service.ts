@@ -1,0 +1,112 @@
+import { and, eq, gt, lte, or, type SQL } from 'drizzle-orm'
+import type { Tx } from '../../db/client'
+import { podcasts, podclubs, registrations, users } from '../../db/schema/index'
+import { transaction } from '../../db/transaction'
+import type { AppDeps } from '../../deps'
+import { enqueueMail } from '../mail/mail.service'
+import { type NoticeKind, reminderMail } from './reminders.mail'
+
+const MINUTE = 60_000
+const DAY = 24 * 60 * MINUTE
+
+/** The three notices, nearest last: each is due from `before` ahead of the start. */
+export const NOTICES = [
+  { kind: '1w', before: 7 * DAY, flag: podclubs.oneWeekNoticeSent, field: 'oneWeekNoticeSent' },
+  { kind: '1d', before: DAY, flag: podclubs.oneDayNoticeSent, field: 'oneDayNoticeSent' },
+  { kind: '10m', before: 10 * MINUTE, flag: podclubs.tenMinNoticeSent, field: 'tenMinNoticeSent' },
+] as const
+
+export type SentNotice = { podclubId: number; kind: NoticeKind; recipients: number }
+
+/**
+ * Claims the notice of a podclub and queues its e-mails, in one transaction: the flag goes from
+ * false to true in the same statement that checks it, so of any number of processes (or a
+ * scheduler and an operator's button) exactly one wins, and the outbox's dedupe key stands
+ * behind it. Returns undefined when the notice was sent already or the podclub is not upcoming.
+ */
+async function claimNotice(
+  deps: AppDeps,
+  tx: Tx,
+  podclubId: number,
+  kind: NoticeKind,
+): Promise<SentNotice | undefined> {
+  const notice = NOTICES.find((n) => n.kind === kind)!
+  const [claimed] = await tx
+    .update(podclubs)
+    .set({ [notice.field]: true })
+    .where(and(eq(podclubs.id, podclubId), eq(podclubs.status, 'upcoming'), eq(notice.flag, false)))
+    .returning()
+  if (!claimed) return undefined
+  const [podcast] = await tx
+    .select({ name: podcasts.name })
+    .from(podcasts)
+    .where(eq(podcasts.id, claimed.podcastId))
+  const attendees = await tx
+    .select({ id: users.id, username: users.username, email: users.email })
+    .from(registrations)
+    .innerJoin(users, eq(users.id, registrations.userId))
+    .where(eq(registrations.podclubId, podclubId))
+  const [podmeister] = await tx
+    .select({ id: users.id, username: users.username, email: users.email })
+    .from(users)
+    .where(eq(users.id, claimed.podmeisterId))
+  const recipients = [
+    ...(podmeister ? [{ ...podmeister, isPodmeister: true }] : []),
+    ...attendees.filter((a) => a.id !== podmeister?.id).map((a) => ({ ...a, isPodmeister: false })),
+  ]
+  const podclub = {
+    id: claimed.id,
+    episodeTitle: claimed.episodeTitle,
+    podcastName: podcast?.name ?? '',
+    startsAt: claimed.startsAt,
+    location: claimed.location,
+    zoomLink: claimed.zoomLink,
+  }
+  await enqueueMail(
+    tx,
+    recipients.map((r) => reminderMail(podclub, kind, r, deps.env)),
+  )
+  return { podclubId, kind, recipients: recipients.length }
+}
+
+/** The operator's 'Send Notice' (10-minute notice now); false when it had been sent already. */
+export async function sendNoticeNow(
+  deps: AppDeps,
+  podclubId: number,
+  kind: NoticeKind,
+): Promise<SentNotice | undefined> {
+  return transaction(deps, (tx) => claimNotice(deps, tx, podclubId, kind))
+}
+
+/**
+ * Sends every notice that is due, run by the scheduler in each process. Only the nearest due
+ * notice of a podclub is considered: after downtime a podclub two hours away gets its 1-day
+ * notice, never a stale 1-week one (which stays marked as not sent).
+ */
+export async function sendDueReminders(deps: AppDeps): Promise<SentNotice[]> {
+  const now = deps.clock.now().getTime()
+  const at = (ms: number) => new Date(now + ms)
+  // The window of each notice: from its `before` down to the next nearer notice's.
+  const windows: SQL[] = NOTICES.map((notice, i) => {
+    const nearer = NOTICES[i + 1]
+    return and(
+      lte(podclubs.startsAt, at(notice.before)),
+      gt(podclubs.startsAt, at(nearer ? nearer.before : 0)),
+      eq(notice.flag, false),
+    )!
+  })
+  const due = await deps.db
+    .select({ id: podclubs.id, startsAt: podclubs.startsAt })
+    .from(podclubs)
+    .where(and(eq(podclubs.status, 'upcoming'), or(...windows)))
+    .limit(500)
+  const sent: SentNotice[] = []
+  for (const podclub of due) {
+    const ahead = podclub.startsAt.getTime() - now
+    const notice = [...NOTICES].reverse().find((n) => ahead <= n.before)
+    if (!notice) continue
+    const result = await sendNoticeNow(deps, podclub.id, notice.kind)
+    if (result) sent.push(result)
+  }
+  return sent
+}
