@@ -12,6 +12,8 @@ import {
 } from 'fastify-type-provider-zod'
 import type { AppDeps } from './deps'
 import { authRoutes } from './features/auth/auth.routes'
+import { oneClickUnsubscribeRoutes, unsubscribeRoutes } from './features/blasts/blasts.routes'
+import { controlPanelRoutes } from './features/control-panel/control-panel.routes'
 import { healthRoutes } from './features/health/health.routes'
 import { accessPlugin } from './plugins/access'
 import { errorsPlugin } from './plugins/errors'
@@ -93,6 +95,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
   })
 
   await app.register(healthRoutes, { deps })
+  await app.register(oneClickUnsubscribeRoutes, { deps })
   // The API's scope: sessions, CSRF, access checks and rate limits hang on the routes matched
   // here, whatever spelling of the URL reached them, and on nothing else.
   await app.register(
@@ -115,6 +118,8 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
         reply.header('cache-control', 'no-store')
       })
       await api.register(authRoutes, { deps })
+      await api.register(controlPanelRoutes, { deps })
+      await api.register(unsubscribeRoutes, { deps })
     },
     { prefix: '/api/v1' },
   )

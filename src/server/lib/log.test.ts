@@ -12,6 +12,8 @@ describe('maskUrl', () => {
     ['/api/v1/polls/4/cast/', '/api/v1/polls/4/cast/'],
     ['/api/v1/polls/4/invite/', '/api/v1/polls/4/invite/'],
     ['/calendar/feedtoken.ics', '/calendar/***'],
+    ['/unsubscribe/12/signedtoken', '/unsubscribe/12/***'],
+    ['/unsubscribe/one-click/12/signedtoken', '/unsubscribe/one-click/12/***'],
     ['/home?skipSplash=true&token=x', '/home?skipSplash=***&token=***'],
     ['/api/v1/whoami/', '/api/v1/whoami/'],
   ])('%s is logged as %s', (url, masked) => {

@@ -9,6 +9,7 @@ const SECRET_SEGMENTS: RegExp[] = [
   /^(\/(?:api\/v1\/auth\/passwordreset\/[^/]+|password-reset)\/)[^/?#]+/i,
   /^(\/(?:api\/v1\/)?polls\/[^/?#]+\/)(?!invite\/|cast\/)[^/?#]+/i,
   /^(\/calendar\/)[^/?#]+/i,
+  /^(\/(?:api\/v1\/)?unsubscribe\/(?:one-click\/)?\d+\/)[^/?#]+/i,
   /^(\/(?:api\/v1\/)?confirm[-_]?email\/)[^?#]+/i,
 ]
 

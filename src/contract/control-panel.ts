@@ -1,0 +1,135 @@
+import { z } from 'zod'
+import { envelope, idSchema, textSchema } from './common'
+import { podclubLocationSchema, podclubStatusSchema } from './podclubs'
+
+/** A podclub id typed into an operator form ('podclub ID 1'): a positive whole number. */
+const podclubIdField = (label: string) =>
+  z.coerce
+    .number({ error: `${label} must be a podclub ID number` })
+    .int(`${label} must be a podclub ID number`)
+    .positive(`${label} must be a podclub ID number`)
+    .max(2_147_483_647, `${label} must be a podclub ID number`)
+
+export const controlPanelPodclubSchema = z.object({
+  id: z.number().int(),
+  episode_title: z.string(),
+  location: podclubLocationSchema.nullable(),
+  podmeister: z.string(),
+  starts_at: z.string(),
+  pretty_date: z.string(),
+  pretty_time: z.string(),
+  status: podclubStatusSchema,
+  zoom_link: z.string(),
+  seats_left: z.number().int(),
+  one_week_notice_sent: z.boolean(),
+  one_day_notice_sent: z.boolean(),
+  ten_min_notice_sent: z.boolean(),
+})
+export type ControlPanelPodclub = z.infer<typeof controlPanelPodclubSchema>
+
+export const emailRecordSchema = z.object({
+  date_created: z.string(),
+  email: z.string(),
+  subject: z.string(),
+  success: z.boolean(),
+})
+export const welcomeCodeSchema = z.object({ code: z.string(), active: z.boolean() })
+export const controlPanelUserSchema = z.object({ username: z.string(), email: z.string() })
+
+export const controlPanelSchema = z.object({
+  all_podclubs: z.array(controlPanelPodclubSchema),
+  email_tracker: z.array(emailRecordSchema),
+  welcome_codes: z.array(welcomeCodeSchema),
+  users_this_month: z.array(controlPanelUserSchema),
+  waitlist: z.array(
+    z.object({
+      email: z.string(),
+      how: z.string(),
+      favorite_podcast: z.string(),
+      date_created: z.string(),
+    }),
+  ),
+  suggestions: z.array(
+    z.object({
+      username: z.string().nullable(),
+      podcast_link: z.string(),
+      reason: z.string(),
+      date_created: z.string(),
+    }),
+  ),
+  feedback: z.array(
+    z.object({
+      username: z.string().nullable(),
+      podcast_link: z.string(),
+      description: z.string(),
+      date_created: z.string(),
+    }),
+  ),
+})
+export type ControlPanel = z.infer<typeof controlPanelSchema>
+export const controlPanelResponseSchema = envelope(controlPanelSchema)
+
+export const noticeTypeSchema = z.enum(['min', 'complete'], {
+  error: "notice_type must be 'min' or 'complete'",
+})
+export const createTriggerBodySchema = z.object({
+  podclub_pk: podclubIdField('podclub_pk'),
+  notice_type: noticeTypeSchema,
+})
+export const triggerResponseSchema = envelope(controlPanelPodclubSchema)
+
+/** The three podclubs of a blast, all different. */
+export const createBlastBodySchema = z
+  .object({
+    podclub_1: podclubIdField('podclub ID 1'),
+    podclub_2: podclubIdField('podclub ID 2'),
+    podclub_3: podclubIdField('podclub ID 3'),
+  })
+  .refine((b) => new Set([b.podclub_1, b.podclub_2, b.podclub_3]).size === 3, {
+    message: 'Choose three different podclubs',
+    path: ['non_field_errors'],
+  })
+export type CreateBlastBody = z.infer<typeof createBlastBodySchema>
+export const blastResponseSchema = envelope(z.object({ queued: z.number().int() }))
+
+export const updatePodclubBodySchema = z
+  .object({
+    /** ISO 8601 with an offset, or `MM/DD/YYYY HH:mm` in US Eastern time. */
+    scheduledStart: textSchema().trim().min(1).max(40).optional(),
+    location: podclubLocationSchema.optional(),
+    zoomLink: z
+      .union([z.literal(''), textSchema().trim().max(500).url('Please enter a valid URL')])
+      .optional(),
+    status: podclubStatusSchema.optional(),
+  })
+  .refine((b) => Object.values(b).some((v) => v !== undefined), {
+    message: 'Change at least one of scheduledStart, location, zoomLink or status',
+    path: ['non_field_errors'],
+  })
+export type UpdatePodclubBody = z.infer<typeof updatePodclubBodySchema>
+
+/** The Zoom chat text as saved from Zoom; at most 200,000 characters. */
+export const updateChatlogBodySchema = z.object({
+  chatlog: textSchema({ error: 'chatlog is required' }).max(
+    200_000,
+    'The chat log is too long (200,000 characters at most)',
+  ),
+})
+
+export const createInviteCodesBodySchema = z.object({
+  count: z.coerce
+    .number({ error: 'count must be a whole number from 1 to 100' })
+    .int('count must be a whole number from 1 to 100')
+    .min(1, 'count must be a whole number from 1 to 100')
+    .max(100, 'count must be a whole number from 1 to 100'),
+})
+export const inviteCodesResponseSchema = envelope(z.object({ codes: z.array(z.string()) }))
+
+export const podclubIdParamSchema = z.object({ id: idSchema })
+
+/** The one-click unsubscribe of a blast: the member's id and a signed token from the e-mail. */
+export const unsubscribeBodySchema = z.object({
+  uid: idSchema,
+  token: textSchema().trim().min(1).max(200),
+})
+export const unsubscribeResponseSchema = envelope(z.object({ unsubscribed: z.literal(true) }))

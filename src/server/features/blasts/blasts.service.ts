@@ -1,0 +1,107 @@
+import { and, asc, eq, gt, inArray, isNull } from 'drizzle-orm'
+import type { CreateBlastBody } from '#contract/control-panel'
+import type { Podclub } from '#contract/podclubs'
+import { podclubs, users } from '../../db/schema/index'
+import { transaction } from '../../db/transaction'
+import type { AppDeps } from '../../deps'
+import { AppError } from '../../lib/app-error'
+import { hmac, safeEqual } from '../../lib/tokens'
+import { enqueueMail } from '../mail/mail.service'
+import { readPodclubs } from '../podclubs/podclubs.queries'
+import { blastMail, type UnsubscribeLinks } from './blasts.mail'
+
+/** Members queued per transaction: memory stays flat however large the club. */
+export const BLAST_BATCH_SIZE = 500
+
+const unsubscribeToken = (deps: AppDeps, userId: number) =>
+  hmac(deps.sessionSecret, `unsubscribe-blasts:${userId}`)
+
+export function unsubscribeLinks(deps: AppDeps, userId: number): UnsubscribeLinks {
+  const token = unsubscribeToken(deps, userId)
+  return {
+    page: `${deps.env.APP_URL}/unsubscribe/${userId}/${token}`,
+    oneClick: `${deps.env.APP_URL}/unsubscribe/one-click/${userId}/${token}`,
+  }
+}
+
+/** Turns monthly blasts off for a member, given the signed link of a blast. Idempotent. */
+export async function unsubscribeFromBlasts(deps: AppDeps, uid: number, token: string) {
+  if (!safeEqual(unsubscribeToken(deps, uid), token)) {
+    throw new AppError('NOT_FOUND', 'This unsubscribe link is not valid.', 404)
+  }
+  await transaction(deps, async (tx) => {
+    const [row] = await tx
+      .update(users)
+      .set({ blastsUnsubscribedAt: deps.clock.now() })
+      .where(and(eq(users.id, uid), isNull(users.blastsUnsubscribedAt)))
+      .returning({ id: users.id })
+    if (row) return
+    const [exists] = await tx.select({ id: users.id }).from(users).where(eq(users.id, uid))
+    if (!exists) throw new AppError('NOT_FOUND', 'This unsubscribe link is not valid.', 404)
+  })
+}
+
+/** The three podclubs of a blast, in the order given; each must exist and be upcoming. */
+async function blastPodclubs(deps: AppDeps, body: CreateBlastBody): Promise<Podclub[]> {
+  const ids = [body.podclub_1, body.podclub_2, body.podclub_3]
+  const found = await readPodclubs(deps.db, inArray(podclubs.id, ids))
+  return ids.map((id, i) => {
+    const podclub = found.find((p) => p.id === id)
+    const field = `podclub_${i + 1}`
+    if (!podclub) throw new AppError('NOT_FOUND', `podclub ${id} (${field}) does not exist.`, 404)
+    if (podclub.status !== 'upcoming')
+      throw new AppError(
+        'BAD_REQUEST',
+        `podclub ${id} (${field}) is ${podclub.status}: a blast lists upcoming podclubs only.`,
+        400,
+      )
+    return podclub
+  })
+}
+
+/**
+ * Queues a blast: the test blast to super users, the monthly one to every member who has not
+ * unsubscribed. Members are read and queued in batches by id, each batch in its own transaction;
+ * the dedupe key (this month, these podclubs, this member) makes a repeated or resumed monthly
+ * blast skip whoever already has it.
+ */
+export async function sendBlast(
+  deps: AppDeps,
+  body: CreateBlastBody,
+  audience: 'superusers' | 'members',
+): Promise<{ queued: number }> {
+  const list = await blastPodclubs(deps, body)
+  const month = deps.clock.now().toISOString().slice(0, 7)
+  const blastKey = `blast-${month}-${list.map((p) => p.id).join('-')}`
+  const isTest = audience === 'superusers'
+  let queued = 0
+  let afterId = 0
+  for (;;) {
+    const batch = await deps.db
+      .select({ id: users.id, username: users.username, email: users.email })
+      .from(users)
+      .where(
+        and(
+          gt(users.id, afterId),
+          isTest ? eq(users.isSuperuser, true) : isNull(users.blastsUnsubscribedAt),
+        ),
+      )
+      .orderBy(asc(users.id))
+      .limit(BLAST_BATCH_SIZE)
+    if (batch.length === 0) break
+    afterId = batch[batch.length - 1]!.id
+    queued += await transaction(deps, async (tx) => {
+      const ids = await enqueueMail(
+        tx,
+        batch.map((member) =>
+          blastMail(list, member, unsubscribeLinks(deps, member.id), deps.env, {
+            test: isTest,
+            ...(isTest ? {} : { dedupeKey: `${blastKey}:user-${member.id}` }),
+          }),
+        ),
+      )
+      return ids.length
+    })
+  }
+  return { queued }
+}

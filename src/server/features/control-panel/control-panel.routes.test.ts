@@ -1,0 +1,327 @@
+import { eq } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { controlPanelResponseSchema } from '#contract/control-panel'
+import {
+  inviteCodes,
+  outboxMessages,
+  podcasts,
+  podclubs,
+  registrations,
+  users,
+} from '../../db/schema/index'
+import { fixedClock } from '../../lib/clock'
+import { buildTestApp, createAgent, createUser, type TestApp } from '../../testing/test-app'
+
+const clock = fixedClock('2026-12-01T15:00:00Z')
+let t: TestApp
+let operator: ReturnType<typeof createAgent>
+let member: ReturnType<typeof createAgent>
+beforeAll(async () => {
+  t = await buildTestApp({ clock })
+  const op = await createUser(t, { isSuperuser: true })
+  const m = await createUser(t)
+  operator = createAgent(t.app, { clock })
+  member = createAgent(t.app, { clock })
+  await operator.login(op.username, op.password)
+  await member.login(m.username, m.password)
+})
+afterAll(() => t.close())
+
+const DAY = 86_400_000
+async function podclubIn(ahead: number, status: 'upcoming' | 'completed' = 'upcoming') {
+  const host = await createUser(t)
+  const [podcast] = await t.db
+    .insert(podcasts)
+    .values({ name: `Show ${Math.random()}` })
+    .returning()
+  const [podclub] = await t.db
+    .insert(podclubs)
+    .values({
+      podcastId: podcast!.id,
+      podmeisterId: host.id,
+      episodeTitle: `Episode ${Math.random().toString(36).slice(2, 7)}`,
+      startsAt: new Date(clock.now().getTime() + ahead),
+      location: 'zoom',
+      status,
+      completedAt: status === 'completed' ? clock.now() : null,
+    })
+    .returning()
+  return podclub!
+}
+
+/** Every operator call, with a body that would be valid. */
+async function operatorCalls() {
+  const [p1, p2, p3] = [
+    await podclubIn(20 * DAY),
+    await podclubIn(21 * DAY),
+    await podclubIn(22 * DAY),
+  ]
+  const blast = { podclub_1: p1.id, podclub_2: p2.id, podclub_3: p3.id }
+  return [
+    ['GET', '/api/v1/controlpanel/', undefined],
+    ['POST', '/api/v1/controlpanel/trigger/', { podclub_pk: p1.id, notice_type: 'min' }],
+    ['POST', '/api/v1/testmonthlyblast/', blast],
+    ['POST', '/api/v1/monthlyblast/', blast],
+    ['PATCH', `/api/v1/controlpanel/podclubs/${p2.id}/`, { location: 'nyc' }],
+    ['PUT', `/api/v1/controlpanel/podclubs/${p2.id}/chatlog/`, { chatlog: '19:00:01 From a : hi' }],
+    ['POST', '/api/v1/controlpanel/invite_codes/', { count: 2 }],
+  ] as const
+}
+
+describe('operator calls', () => {
+  it('answer 401 to visitors and 403 to members, and change nothing', async () => {
+    const before = (await t.db.select().from(outboxMessages)).length
+    for (const [method, url, body] of await operatorCalls()) {
+      const visitor = await createAgent(t.app).request(url, { method, body })
+      expect(visitor.statusCode, `${method} ${url}`).toBe(401)
+      const asMember = await member.request(url, { method, body })
+      expect(asMember.statusCode, `${method} ${url}`).toBe(403)
+    }
+    expect((await t.db.select().from(outboxMessages)).length).toBe(before)
+  })
+
+  it('work for super users', async () => {
+    for (const [method, url, body] of await operatorCalls()) {
+      const res = await operator.request(url, { method, body })
+      expect(res.statusCode, `${method} ${url}: ${res.body}`).toBeLessThan(300)
+    }
+  })
+})
+
+describe('the control panel', () => {
+  it('lists upcoming podclubs with their notice flags, codes, new users and e-mail activity', async () => {
+    const podclub = await podclubIn(3 * DAY)
+    await t.db.insert(inviteCodes).values([{ code: 'fresh-code' }])
+    const newcomer = await createUser(t)
+    await t.db.update(users).set({ memberSince: clock.now() }).where(eq(users.id, newcomer.id))
+    const res = await operator.get('/api/v1/controlpanel/')
+    const data = controlPanelResponseSchema.parse(res.json()).data
+    const row = data.all_podclubs.find((p) => p.id === podclub.id)
+    expect(row).toMatchObject({
+      one_week_notice_sent: false,
+      one_day_notice_sent: false,
+      ten_min_notice_sent: false,
+      status: 'upcoming',
+      seats_left: 9,
+    })
+    expect(data.welcome_codes).toContainEqual({ code: 'fresh-code', active: true })
+    expect(data.users_this_month).toContainEqual({
+      username: newcomer.username,
+      email: newcomer.email,
+    })
+  })
+
+  it('sends the 10-minute notice once, then refuses a second press', async () => {
+    const podclub = await podclubIn(DAY)
+    const attendee = await createUser(t)
+    await t.db.insert(registrations).values({ podclubId: podclub.id, userId: attendee.id })
+    const first = await operator.post('/api/v1/controlpanel/trigger/', {
+      podclub_pk: podclub.id,
+      notice_type: 'min',
+    })
+    expect(first.json().data.ten_min_notice_sent).toBe(true)
+    const again = await operator.post('/api/v1/controlpanel/trigger/', {
+      podclub_pk: podclub.id,
+      notice_type: 'min',
+    })
+    expect(again.statusCode).toBe(409)
+    const sent = (await t.db.select().from(outboxMessages)).filter((m) =>
+      m.dedupeKey?.startsWith(`reminder-10m:podclub-${podclub.id}:`),
+    )
+    expect(sent).toHaveLength(2)
+  })
+
+  it('marks a podclub complete once; unknown ids are 404', async () => {
+    const podclub = await podclubIn(-2 * 3_600_000)
+    const done = await operator.post('/api/v1/controlpanel/trigger/', {
+      podclub_pk: podclub.id,
+      notice_type: 'complete',
+    })
+    expect(done.json().data.status).toBe('completed')
+    const [row] = await t.db.select().from(podclubs).where(eq(podclubs.id, podclub.id))
+    expect(row!.completedAt).toEqual(clock.now())
+    expect(
+      (
+        await operator.post('/api/v1/controlpanel/trigger/', {
+          podclub_pk: podclub.id,
+          notice_type: 'complete',
+        })
+      ).statusCode,
+    ).toBe(409)
+    expect(
+      (
+        await operator.post('/api/v1/controlpanel/trigger/', {
+          podclub_pk: 999999,
+          notice_type: 'min',
+        })
+      ).statusCode,
+    ).toBe(404)
+    const bad = await operator.post('/api/v1/controlpanel/trigger/', {
+      podclub_pk: 'x',
+      notice_type: 'soon',
+    })
+    expect(bad.statusCode).toBe(400)
+    expect(Object.keys(bad.json()).sort()).toEqual(['notice_type', 'podclub_pk'])
+  })
+
+  it('changes date (New York time), location, Zoom link and status; refuses a past date', async () => {
+    const podclub = await podclubIn(30 * DAY)
+    const res = await operator.request(`/api/v1/controlpanel/podclubs/${podclub.id}/`, {
+      method: 'PATCH',
+      body: {
+        scheduledStart: '04/10/2027 19:30',
+        location: 'nyc',
+        zoomLink: 'https://zoom.example/j/9',
+      },
+    })
+    expect(res.json().data).toMatchObject({
+      starts_at: '2027-04-10T23:30:00.000Z',
+      pretty_time: '7:30 PM EDT',
+      location: 'nyc',
+      zoom_link: 'https://zoom.example/j/9',
+    })
+    const past = await operator.request(`/api/v1/controlpanel/podclubs/${podclub.id}/`, {
+      method: 'PATCH',
+      body: { scheduledStart: '01/01/2020 10:00' },
+    })
+    expect(past.statusCode).toBe(400)
+    expect(past.json()).toEqual({ scheduledStart: ['The date must be in the future'] })
+    const empty = await operator.request(`/api/v1/controlpanel/podclubs/${podclub.id}/`, {
+      method: 'PATCH',
+      body: {},
+    })
+    expect(empty.statusCode).toBe(400)
+  })
+
+  it('saves a chat log and makes single-use invite codes', async () => {
+    const podclub = await podclubIn(-DAY)
+    const log = '19:00:01 From maya.r to Everyone: hello\r\nsecond line'
+    await operator.request(`/api/v1/controlpanel/podclubs/${podclub.id}/chatlog/`, {
+      method: 'PUT',
+      body: { chatlog: log },
+    })
+    const [row] = await t.db.select().from(podclubs).where(eq(podclubs.id, podclub.id))
+    expect(row!.chatlog).toBe('19:00:01 From maya.r to Everyone: hello\nsecond line')
+    const codes = await operator.post('/api/v1/controlpanel/invite_codes/', { count: 3 })
+    expect(codes.statusCode).toBe(201)
+    const list: string[] = codes.json().data.codes
+    expect(new Set(list).size).toBe(3)
+    const check = await createAgent(t.app).post('/api/v1/validate_invite_code/', { code: list[0] })
+    expect(check.statusCode).toBe(200)
+    expect(
+      (await operator.post('/api/v1/controlpanel/invite_codes/', { count: 0 })).statusCode,
+    ).toBe(400)
+  })
+})
+
+describe('blasts', () => {
+  it('refuses unknown, completed and repeated podclubs', async () => {
+    const [a, b] = [await podclubIn(10 * DAY), await podclubIn(11 * DAY)]
+    const done = await podclubIn(-DAY, 'completed')
+    const send = (ids: number[]) =>
+      operator.post('/api/v1/monthlyblast/', {
+        podclub_1: ids[0],
+        podclub_2: ids[1],
+        podclub_3: ids[2],
+      })
+    const unknown = await send([a.id, b.id, 999999])
+    expect(unknown.statusCode).toBe(404)
+    expect(unknown.json().detail).toBe('podclub 999999 (podclub_3) does not exist.')
+    const completed = await send([a.id, done.id, b.id])
+    expect(completed.statusCode).toBe(400)
+    expect(completed.json().detail).toMatch(/is completed/)
+    const repeated = await send([a.id, a.id, b.id])
+    expect(repeated.statusCode).toBe(400)
+    expect(repeated.json()).toEqual({ non_field_errors: ['Choose three different podclubs'] })
+  })
+
+  it('sends the test blast to super users only, and the monthly one to every subscribed member once', async () => {
+    const [a, b, c] = [
+      await podclubIn(10 * DAY),
+      await podclubIn(11 * DAY),
+      await podclubIn(12 * DAY),
+    ]
+    const body = { podclub_1: a.id, podclub_2: b.id, podclub_3: c.id }
+    const leaver = await createUser(t)
+    await t.db
+      .update(users)
+      .set({ blastsUnsubscribedAt: clock.now() })
+      .where(eq(users.id, leaver.id))
+    const everyone = await t.db.select().from(users)
+
+    const test = await operator.post('/api/v1/testmonthlyblast/', body)
+    expect(test.json().data.queued).toBe(everyone.filter((u) => u.isSuperuser).length)
+
+    const monthly = await operator.post('/api/v1/monthlyblast/', body)
+    const subscribed = everyone.filter((u) => u.blastsUnsubscribedAt === null)
+    expect(monthly.json().data.queued).toBe(subscribed.length)
+    const again = await operator.post('/api/v1/monthlyblast/', body)
+    expect(again.json().data.queued).toBe(0)
+
+    const mail = (await t.db.select().from(outboxMessages)).filter((m) =>
+      m.dedupeKey?.startsWith(`blast-2026-12-${a.id}-${b.id}-${c.id}:`),
+    )
+    expect(mail.map((m) => m.toAddress).sort()).toEqual(subscribed.map((u) => u.email).sort())
+    const one = mail[0]!
+    expect(one.textBody).toContain(a.episodeTitle)
+    expect(one.textBody).toContain(`http://podclub.test/podclubs/${c.id}`)
+    expect(one.headers?.['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click')
+    expect(one.headers?.['List-Unsubscribe']).toMatch(
+      /^<http:\/\/podclub\.test\/unsubscribe\/one-click\/\d+\/[\w-]+>$/,
+    )
+  })
+
+  it('lets a member unsubscribe in one click from the link, and later blasts skip them', async () => {
+    const [a, b, c] = [
+      await podclubIn(40 * DAY),
+      await podclubIn(41 * DAY),
+      await podclubIn(42 * DAY),
+    ]
+    const body = { podclub_1: a.id, podclub_2: b.id, podclub_3: c.id }
+    const reader = await createUser(t)
+    await operator.post('/api/v1/monthlyblast/', body)
+    const [mail] = (await t.db.select().from(outboxMessages)).filter(
+      (m) => m.kind === 'monthly-blast' && m.toAddress === reader.email,
+    )
+    const oneClick = mail!
+      .headers!['List-Unsubscribe']!.slice(1, -1)
+      .replace('http://podclub.test', '')
+    const forged = await t.app.inject({
+      method: 'POST',
+      url: oneClick.replace(/\/[\w-]+$/, '/forged'),
+    })
+    expect(forged.statusCode).toBe(404)
+    const res = await t.app.inject({
+      method: 'POST',
+      url: oneClick,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'List-Unsubscribe=One-Click',
+    })
+    expect(res.statusCode).toBe(200)
+    const [row] = await t.db.select().from(users).where(eq(users.id, reader.id))
+    expect(row!.blastsUnsubscribedAt).not.toBeNull()
+
+    // The page's link works the same way through the API, and again without harm.
+    const page = mail!.textBody.match(/unsubscribe\/(\d+)\/([\w-]+)/)!
+    const viaPage = await createAgent(t.app).post('/api/v1/unsubscribe/', {
+      uid: Number(page[1]),
+      token: page[2],
+    })
+    expect(viaPage.statusCode).toBe(200)
+
+    const [d, e, f] = [
+      await podclubIn(43 * DAY),
+      await podclubIn(44 * DAY),
+      await podclubIn(45 * DAY),
+    ]
+    await operator.post('/api/v1/monthlyblast/', {
+      podclub_1: d.id,
+      podclub_2: e.id,
+      podclub_3: f.id,
+    })
+    const later = (await t.db.select().from(outboxMessages)).filter(
+      (m) => m.kind === 'monthly-blast' && m.toAddress === reader.email,
+    )
+    expect(later).toHaveLength(1)
+  })
+})

@@ -1,0 +1,214 @@
+import { tz } from '@date-fns/tz'
+import { startOfMonth } from 'date-fns'
+import { and, asc, count, desc, eq, gte, inArray } from 'drizzle-orm'
+import { CLUB_TIME_ZONE } from '#contract/common'
+import type { ControlPanel, ControlPanelPodclub, UpdatePodclubBody } from '#contract/control-panel'
+import {
+  feedback,
+  inviteCodes,
+  podclubs,
+  registrations,
+  suggestions,
+  users,
+  waitlistEntries,
+} from '../../db/schema/index'
+import { transaction } from '../../db/transaction'
+import type { AppDeps } from '../../deps'
+import { AppError, FieldErrors, notFound } from '../../lib/app-error'
+import { parseClubDateTime } from '../../lib/club-time'
+import { randomToken } from '../../lib/tokens'
+import { listEmailActivity } from '../mail/mail.service'
+import { prettyDate, prettyTime } from '../podclubs/podclubs.format'
+import { bumpPodclubsVersion } from '../podclubs/podclubs.version'
+import { sendNoticeNow } from '../reminders/reminders.service'
+import { SEATS_PER_PODCLUB } from '#contract/podclubs'
+import { alias } from 'drizzle-orm/pg-core'
+
+/** How many rows each list of the panel shows at most: it stays fast with a large club. */
+export const PANEL_LIMITS = { podclubs: 200, emails: 50, codes: 100, users: 200, lists: 100 }
+
+const podmeisters = alias(users, 'podmeisters')
+
+async function readPanelPodclubs(deps: AppDeps, ids?: number[]): Promise<ControlPanelPodclub[]> {
+  const seats = deps.db
+    .select({ podclubId: registrations.podclubId, taken: count().as('taken') })
+    .from(registrations)
+    .groupBy(registrations.podclubId)
+    .as('seats')
+  const rows = await deps.db
+    .select({ podclub: podclubs, podmeister: podmeisters.username, taken: seats.taken })
+    .from(podclubs)
+    .innerJoin(podmeisters, eq(podmeisters.id, podclubs.podmeisterId))
+    .leftJoin(seats, eq(seats.podclubId, podclubs.id))
+    .where(ids ? inArray(podclubs.id, ids) : eq(podclubs.status, 'upcoming'))
+    .orderBy(asc(podclubs.startsAt), asc(podclubs.id))
+    .limit(PANEL_LIMITS.podclubs)
+  return rows.map(({ podclub: p, podmeister, taken }) => ({
+    id: p.id,
+    episode_title: p.episodeTitle,
+    location: p.location,
+    podmeister,
+    starts_at: p.startsAt.toISOString(),
+    pretty_date: prettyDate(p.startsAt),
+    pretty_time: prettyTime(p.startsAt),
+    status: p.status,
+    zoom_link: p.zoomLink,
+    seats_left: Math.max(0, SEATS_PER_PODCLUB - Number(taken ?? 0)),
+    one_week_notice_sent: p.oneWeekNoticeSent,
+    one_day_notice_sent: p.oneDayNoticeSent,
+    ten_min_notice_sent: p.tenMinNoticeSent,
+  }))
+}
+
+async function readPanelPodclub(deps: AppDeps, id: number): Promise<ControlPanelPodclub> {
+  const [podclub] = await readPanelPodclubs(deps, [id])
+  if (!podclub) throw notFound('podclub')
+  return podclub
+}
+
+/** Everything the control panel shows, each list bounded. */
+export async function readControlPanel(deps: AppDeps): Promise<ControlPanel> {
+  const { db } = deps
+  const now = deps.clock.now()
+  const monthStart = new Date(startOfMonth(now, { in: tz(CLUB_TIME_ZONE) }).getTime())
+  const [all_podclubs, email_tracker, codes, newUsers, waitlist, ideas, notes] = await Promise.all([
+    readPanelPodclubs(deps),
+    listEmailActivity(db, PANEL_LIMITS.emails),
+    db
+      .select()
+      .from(inviteCodes)
+      .where(eq(inviteCodes.reusable, false))
+      .orderBy(desc(inviteCodes.id))
+      .limit(PANEL_LIMITS.codes),
+    db
+      .select({ username: users.username, email: users.email })
+      .from(users)
+      .where(gte(users.memberSince, monthStart))
+      .orderBy(desc(users.memberSince))
+      .limit(PANEL_LIMITS.users),
+    db.select().from(waitlistEntries).orderBy(desc(waitlistEntries.id)).limit(PANEL_LIMITS.lists),
+    db
+      .select({ s: suggestions, username: users.username })
+      .from(suggestions)
+      .leftJoin(users, eq(users.id, suggestions.userId))
+      .orderBy(desc(suggestions.id))
+      .limit(PANEL_LIMITS.lists),
+    db
+      .select({ f: feedback, username: users.username })
+      .from(feedback)
+      .leftJoin(users, eq(users.id, feedback.userId))
+      .orderBy(desc(feedback.id))
+      .limit(PANEL_LIMITS.lists),
+  ])
+  return {
+    all_podclubs,
+    email_tracker,
+    welcome_codes: codes.map((c) => ({
+      code: c.code,
+      active: c.usedAt === null && c.deactivatedAt === null,
+    })),
+    users_this_month: newUsers,
+    waitlist: waitlist.map((w) => ({
+      email: w.email,
+      how: w.how,
+      favorite_podcast: w.favoritePodcast,
+      date_created: w.createdAt.toISOString(),
+    })),
+    suggestions: ideas.map(({ s, username }) => ({
+      username,
+      podcast_link: s.podcastLink,
+      reason: s.reason,
+      date_created: s.createdAt.toISOString(),
+    })),
+    feedback: notes.map(({ f, username }) => ({
+      username,
+      podcast_link: f.podcastLink,
+      description: f.description,
+      date_created: f.createdAt.toISOString(),
+    })),
+  }
+}
+
+/** 'Send Notice': the 10-minute notice now, once; a second press is refused. */
+export async function sendTenMinuteNotice(deps: AppDeps, podclubId: number) {
+  const podclub = await readPanelPodclub(deps, podclubId)
+  if (podclub.status !== 'upcoming')
+    throw new AppError('BAD_REQUEST', `This podclub is ${podclub.status}: no notice to send.`, 400)
+  const sent = await sendNoticeNow(deps, podclubId, '10m')
+  if (!sent) throw new AppError('CONFLICT', 'The 10-minute notice was already sent.', 409)
+  return readPanelPodclub(deps, podclubId)
+}
+
+/** 'Mark Complete': an upcoming podclub becomes completed, once. */
+export async function markComplete(deps: AppDeps, podclubId: number) {
+  await transaction(deps, async (tx) => {
+    const [done] = await tx
+      .update(podclubs)
+      .set({ status: 'completed', completedAt: deps.clock.now() })
+      .where(and(eq(podclubs.id, podclubId), eq(podclubs.status, 'upcoming')))
+      .returning({ id: podclubs.id })
+    if (!done) {
+      const [exists] = await tx
+        .select({ status: podclubs.status })
+        .from(podclubs)
+        .where(eq(podclubs.id, podclubId))
+      if (!exists) throw notFound('podclub')
+      throw new AppError('CONFLICT', `This podclub is already ${exists.status}.`, 409)
+    }
+    await bumpPodclubsVersion(tx)
+  })
+  return readPanelPodclub(deps, podclubId)
+}
+
+/** An operator's change of date, location, Zoom link or status. */
+export async function updatePodclub(deps: AppDeps, podclubId: number, body: UpdatePodclubBody) {
+  const changes: Partial<typeof podclubs.$inferInsert> = {}
+  if (body.scheduledStart !== undefined) {
+    const startsAt = parseClubDateTime(body.scheduledStart)
+    if (!startsAt)
+      throw new FieldErrors({
+        scheduledStart: ['Use MM/DD/YYYY HH:mm (New York time) or an ISO 8601 date with an offset'],
+      })
+    if (startsAt.getTime() <= deps.clock.now().getTime())
+      throw new FieldErrors({ scheduledStart: ['The date must be in the future'] })
+    changes.startsAt = startsAt
+  }
+  if (body.location !== undefined) changes.location = body.location
+  if (body.zoomLink !== undefined) changes.zoomLink = body.zoomLink
+  if (body.status !== undefined) {
+    changes.status = body.status
+    changes.completedAt = body.status === 'completed' ? deps.clock.now() : null
+  }
+  await transaction(deps, async (tx) => {
+    const [row] = await tx
+      .update(podclubs)
+      .set(changes)
+      .where(eq(podclubs.id, podclubId))
+      .returning({ id: podclubs.id })
+    if (!row) throw notFound('podclub')
+    await bumpPodclubsVersion(tx)
+  })
+  return readPanelPodclub(deps, podclubId)
+}
+
+/** Saves the Zoom chat log of a podclub (replacing any earlier one). */
+export async function updateChatlog(deps: AppDeps, podclubId: number, chatlog: string) {
+  await transaction(deps, async (tx) => {
+    const [row] = await tx
+      .update(podclubs)
+      .set({ chatlog: chatlog.replace(/\r\n?/g, '\n') })
+      .where(eq(podclubs.id, podclubId))
+      .returning({ id: podclubs.id })
+    if (!row) throw notFound('podclub')
+  })
+  return readPanelPodclub(deps, podclubId)
+}
+
+/** New single-use welcome codes, made by an operator. */
+export async function createInviteCodes(deps: AppDeps, actorId: number, count: number) {
+  const codes = Array.from({ length: count }, () => randomToken(9))
+  await transaction(deps, (tx) =>
+    tx.insert(inviteCodes).values(codes.map((code) => ({ code, createdById: actorId }))),
+  )
+  return codes
+}
