@@ -1,0 +1,138 @@
+// Queues a monthly blast to 10,000 generated members and reports the time it took and the
+// process's peak memory; checks every subscribed member got exactly one message.
+// Usage: npm run bench:blast [-- --members 10000] [-- --db postgres]
+import { randomBytes } from 'node:crypto'
+import { count, eq, sql } from 'drizzle-orm'
+import pg from 'pg'
+import { openMemoryPglite, openPostgres, type Database } from '../src/server/db/client'
+import { outboxMessages, podcasts, podclubs, users } from '../src/server/db/schema/index'
+import type { AppDeps } from '../src/server/deps'
+import { sendBlast } from '../src/server/features/blasts/blasts.service'
+import { systemClock } from '../src/server/lib/clock'
+import { parseEnv } from '../src/server/lib/env'
+
+const args = process.argv.slice(2)
+const option = (name: string) => {
+  const i = args.indexOf(`--${name}`)
+  return i >= 0 ? args[i + 1] : undefined
+}
+const memberCount = Number(option('members') ?? 10_000)
+const engine = option('db') === 'postgres' ? 'postgres' : 'pglite'
+const adminUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
+
+async function open(): Promise<{ database: Database; drop: () => Promise<void> }> {
+  if (engine === 'pglite') return { database: await openMemoryPglite(), drop: async () => {} }
+  const name = `podclub_bench_${randomBytes(4).toString('hex')}`
+  const admin = new pg.Client({ connectionString: adminUrl })
+  await admin.connect()
+  await admin.query(`create database ${name}`)
+  await admin.end()
+  const url = new URL(adminUrl)
+  url.pathname = `/${name}`
+  const database = await openPostgres(url.toString())
+  return {
+    database,
+    drop: async () => {
+      const again = new pg.Client({ connectionString: adminUrl })
+      await again.connect()
+      await again.query(`drop database if exists ${name} with (force)`)
+      await again.end()
+    },
+  }
+}
+
+const { database, drop } = await open()
+const { db } = database
+try {
+  process.stdout.write(`Generating ${memberCount} members on ${engine}...\n`)
+  for (let start = 0; start < memberCount; start += 1000) {
+    const size = Math.min(1000, memberCount - start)
+    await db.insert(users).values(
+      Array.from({ length: size }, (_, i) => ({
+        username: `bench.${start + i}`,
+        email: `bench.${start + i}@example.com`,
+        passwordHash: 'not-a-login',
+      })),
+    )
+  }
+  // Every 20th member has unsubscribed.
+  await db.execute(sql`update users set blasts_unsubscribed_at = now() where id % 20 = 0`)
+  const [podcast] = await db.insert(podcasts).values({ name: 'Bench FM' }).returning()
+  const host = (await db.select().from(users).limit(1))[0]!
+  const trio = await db
+    .insert(podclubs)
+    .values(
+      [1, 2, 3].map((n) => ({
+        podcastId: podcast!.id,
+        podmeisterId: host.id,
+        episodeTitle: `Episode ${n}`,
+        startsAt: new Date(Date.now() + n * 86_400_000 * 20),
+        location: 'zoom' as const,
+      })),
+    )
+    .returning()
+
+  const env = parseEnv({ APP_URL: 'http://localhost:3000' })
+  const deps: AppDeps = {
+    env,
+    db,
+    clock: systemClock,
+    wakeOutbox: () => {},
+    sessionSecret: 'bench-secret-bench-secret-bench-secret',
+    clubInviteCode: 'bench',
+  }
+  const body = { podclub_1: trio[0]!.id, podclub_2: trio[1]!.id, podclub_3: trio[2]!.id }
+
+  global.gc?.()
+  const baseline = process.memoryUsage()
+  let peakRss = baseline.rss
+  let peakHeap = baseline.heapUsed
+  const sampler = setInterval(() => {
+    const m = process.memoryUsage()
+    peakRss = Math.max(peakRss, m.rss)
+    peakHeap = Math.max(peakHeap, m.heapUsed)
+  }, 20)
+  const started = performance.now()
+  const { queued } = await sendBlast(deps, body, 'members')
+  const seconds = (performance.now() - started) / 1000
+  clearInterval(sampler)
+  // PGlite answers in the same thread and may starve the sampler: sample once more at the end.
+  peakRss = Math.max(peakRss, process.memoryUsage().rss)
+  peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed)
+  const again = await sendBlast(deps, body, 'members')
+
+  const [{ n: rows } = { n: 0 }] = await db
+    .select({ n: count() })
+    .from(outboxMessages)
+    .where(eq(outboxMessages.kind, 'monthly-blast'))
+  const distinct = await db.execute<{ n: number }>(
+    sql`select count(distinct lower(to_address))::int as n from outbox_messages where kind = 'monthly-blast'`,
+  )
+  const [{ n: subscribed } = { n: 0 }] = await db
+    .select({ n: count() })
+    .from(users)
+    .where(sql`blasts_unsubscribed_at is null`)
+  const mib = (b: number) => (b / 1024 / 1024).toFixed(1)
+  const distinctCount = Number(
+    (distinct as unknown as { rows: { n: number }[] }).rows?.[0]?.n ??
+      (distinct as unknown as { n: number }[])[0]?.n,
+  )
+  process.stdout.write(
+    [
+      `engine: ${engine}`,
+      `members: ${memberCount}, subscribed: ${subscribed}`,
+      `queued: ${queued} in ${seconds.toFixed(2)} s (${Math.round(queued / seconds)} messages/s)`,
+      `outbox rows: ${rows}, distinct recipients: ${distinctCount}, queued by a repeat: ${again.queued}`,
+      `memory: rss ${mib(baseline.rss)} -> peak ${mib(peakRss)} MiB; heap ${mib(baseline.heapUsed)} -> peak ${mib(peakHeap)} MiB`,
+      queued === subscribed &&
+      rows === subscribed &&
+      distinctCount === subscribed &&
+      again.queued === 0
+        ? 'ok: every subscribed member queued exactly once'
+        : 'MISMATCH',
+    ].join('\n') + '\n',
+  )
+} finally {
+  await database.close()
+  await drop()
+}
