@@ -90,6 +90,17 @@ export async function buildTestApp(
   }
 }
 
+// argon2id is slow on purpose; members made for tests share a hash per password.
+const hashes = new Map<string, Promise<string>>()
+const testHash = (password: string) => {
+  let hash = hashes.get(password)
+  if (!hash) {
+    hash = hashPassword(password)
+    hashes.set(password, hash)
+  }
+  return hash
+}
+
 let userSeq = 0
 /** Inserts a member directly (sign-up has its own tests); returns its credentials. */
 export async function createUser(
@@ -111,7 +122,7 @@ export async function createUser(
     .values({
       username,
       email,
-      passwordHash: await hashPassword(password),
+      passwordHash: await testHash(password),
       isSuperuser: overrides.isSuperuser ?? false,
       city: overrides.city ?? '',
     })
