@@ -19,7 +19,11 @@ async function main() {
   let shutdown: ((signal: NodeJS.Signals) => Promise<void>) | undefined = undefined
   const onSignal = (signal: NodeJS.Signals) => {
     if (shutdown) return void shutdown(signal)
-    if (stopSignal) return
+    if (stopSignal) {
+      // Cutting a migration short is what this guards against: a second signal does not either.
+      process.stdout.write('podclub: still finishing the current step, then stopping\n')
+      return
+    }
     stopSignal = signal
     process.stdout.write(`podclub: ${signal} while starting, stopping after the current step\n`)
   }
