@@ -1,77 +1,167 @@
 import { eq } from 'drizzle-orm'
-import { DataDirInUseError, openDatabase } from './db/client'
+import type { z } from 'zod'
+import { emailSchema, usernameSchema } from '#contract/auth'
+import { DataDirInUseError, type Db, openDatabase } from './db/client'
 import { inviteCodes, users } from './db/schema/index'
-import { EnvError, parseEnv } from './lib/env'
+import { loggableError, uniqueFieldErrors, uniqueViolation } from './lib/db-errors'
+import { type Env, EnvError, parseEnv } from './lib/env'
 import { hashPassword } from './lib/passwords'
 import { randomToken } from './lib/tokens'
 
-const usage = `Usage: npm run admin -- <command>
+/** Bad input or a refusal the user can act on: printed as is, exit code 2. */
+class UsageError extends Error {}
+
+type Command = {
+  args: string[]
+  summary: string
+  /** Checks the arguments before anything is opened; returns what `run` needs. */
+  parse: (args: string[]) => Record<string, string | number>
+  run: (db: Db, env: Env, input: Record<string, string | number>) => Promise<string>
+}
+
+function check<T>(schema: z.ZodType<T>, value: string | undefined, name: string): T {
+  const parsed = schema.safeParse(value ?? '')
+  if (parsed.success) return parsed.data
+  throw new UsageError(`${name}: ${parsed.error.issues[0]?.message ?? 'invalid'}`)
+}
+
+/** The exact number of arguments a command takes (the optional ones at the end). */
+function expectArgs(command: string, args: string[], min: number, max = min) {
+  if (args.length < min || args.length > max) {
+    throw new UsageError(`${command} takes ${commandUsage(command)}\n\n${help(command)}`)
+  }
+}
+
+const commands: Record<string, Command> = {
+  'create-superuser': {
+    args: ['<username>', '<email>'],
+    summary: 'a super user; password from ADMIN_PASSWORD or generated and printed',
+    parse: (args) => {
+      expectArgs('create-superuser', args, 2)
+      return {
+        username: check(usernameSchema, args[0], 'username'),
+        email: check(emailSchema, args[1], 'email'),
+      }
+    },
+    run: async (db, env, { username, email }) => {
+      const password = env.ADMIN_PASSWORD ?? randomToken(12)
+      await db.insert(users).values({
+        username: String(username),
+        email: String(email),
+        passwordHash: await hashPassword(password),
+        isSuperuser: true,
+      })
+      return `Created super user ${username}.${env.ADMIN_PASSWORD ? '' : ` Password: ${password}`}`
+    },
+  },
+  promote: {
+    args: ['<username>'],
+    summary: 'make an existing member a super user',
+    parse: (args) => {
+      expectArgs('promote', args, 1)
+      return { username: check(usernameSchema, args[0], 'username') }
+    },
+    run: async (db, _env, { username }) => {
+      const updated = await db
+        .update(users)
+        .set({ isSuperuser: true })
+        .where(eq(users.username, String(username)))
+        .returning({ id: users.id })
+      if (updated.length === 0) throw new UsageError(`No user named "${username}".`)
+      return `${username} is now a super user.`
+    },
+  },
+  'set-password': {
+    args: ['<username>'],
+    summary: 'set a new generated password and print it',
+    parse: (args) => {
+      expectArgs('set-password', args, 1)
+      return { username: check(usernameSchema, args[0], 'username') }
+    },
+    run: async (db, _env, { username }) => {
+      const password = randomToken(12)
+      const updated = await db
+        .update(users)
+        .set({ passwordHash: await hashPassword(password) })
+        .where(eq(users.username, String(username)))
+        .returning({ id: users.id })
+      if (updated.length === 0) throw new UsageError(`No user named "${username}".`)
+      return `New password for ${username}: ${password}`
+    },
+  },
+  'invite-codes': {
+    args: ['[count]'],
+    summary: 'make single-use welcome codes (default 1, at most 500) and print their links',
+    parse: (args) => {
+      expectArgs('invite-codes', args, 0, 1)
+      const raw = args[0] ?? '1'
+      const count = /^\d{1,3}$/.test(raw) ? Number(raw) : NaN
+      if (!(count >= 1 && count <= 500)) {
+        throw new UsageError(`count: must be a whole number from 1 to 500 (got "${raw}")`)
+      }
+      return { count }
+    },
+    run: async (db, env, { count }) => {
+      const codes = Array.from({ length: Number(count) }, () => randomToken(9))
+      await db.insert(inviteCodes).values(codes.map((code) => ({ code })))
+      return codes.map((code) => `${env.APP_URL}/register/${code}`).join('\n')
+    },
+  },
+}
+
+function commandUsage(name: string): string {
+  const args = commands[name]!.args.join(' ')
+  return args || 'no arguments'
+}
+
+function help(name?: string): string {
+  if (name) {
+    const command = commands[name]!
+    return `Usage: npm run admin -- ${name} ${command.args.join(' ')}\n\n  ${command.summary}\n\n${footer}`
+  }
+  const lines = Object.entries(commands).map(
+    ([n, c]) => `  ${`${n} ${c.args.join(' ')}`.padEnd(38)}${c.summary}`,
+  )
+  return `Usage: npm run admin -- <command> [arguments]   (<command> --help: its help)
 
 Commands:
-  create-superuser <username> <email>   a super user; password from ADMIN_PASSWORD or generated
-  promote <username>                    make an existing member a super user
-  set-password <username>               set a new generated password and print it
-  invite-codes [count]                  make single-use welcome codes (default 1) and print them
+${lines.join('\n')}
 
-Uses the same settings as the server (DATABASE_URL or DATA_DIR). With PGlite, stop the server
+${footer}`
+}
+
+const footer = `Uses the same settings as the server (DATABASE_URL or DATA_DIR). With PGlite, stop the server
 first: one process at a time may open DATA_DIR.`
 
-async function run(args: string[]): Promise<string> {
-  const [command, ...rest] = args
-  if (!command || command === 'help' || command === '--help') return usage
+const isHelp = (arg: string | undefined) => arg === '--help' || arg === '-h' || arg === 'help'
+
+async function run(argv: string[]): Promise<string> {
+  const [name, ...args] = argv
+  if (name === undefined || isHelp(name)) {
+    if (args[0] && Object.hasOwn(commands, args[0])) return help(args[0])
+    return help()
+  }
+  if (!Object.hasOwn(commands, name))
+    throw new UsageError(`Unknown command "${name}".\n\n${help()}`)
+  const command = commands[name]!
+  if (args.some((a) => a === '--help' || a === '-h')) return help(name)
+  const option = args.find((a) => a.startsWith('-'))
+  if (option !== undefined) throw new UsageError(`${name}: unknown option "${option}"`)
+  // Every argument is checked before the database is opened (and DATA_DIR locked).
+  const input = command.parse(args)
   const env = parseEnv()
   const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR })
-  const { db } = database
   try {
-    switch (command) {
-      case 'create-superuser': {
-        const [username, email] = rest
-        if (!username || !email) throw new UsageError('create-superuser needs <username> <email>')
-        const password = env.ADMIN_PASSWORD ?? randomToken(12)
-        await db.insert(users).values({
-          username,
-          email,
-          passwordHash: await hashPassword(password),
-          isSuperuser: true,
-        })
-        return `Created super user ${username}.${env.ADMIN_PASSWORD ? '' : ` Password: ${password}`}`
-      }
-      case 'promote': {
-        const updated = await db
-          .update(users)
-          .set({ isSuperuser: true })
-          .where(eq(users.username, rest[0] ?? ''))
-          .returning({ id: users.id })
-        if (updated.length === 0) throw new UsageError(`No user named "${rest[0] ?? ''}".`)
-        return `${rest[0]} is now a super user.`
-      }
-      case 'set-password': {
-        const password = randomToken(12)
-        const updated = await db
-          .update(users)
-          .set({ passwordHash: await hashPassword(password) })
-          .where(eq(users.username, rest[0] ?? ''))
-          .returning({ id: users.id })
-        if (updated.length === 0) throw new UsageError(`No user named "${rest[0] ?? ''}".`)
-        return `New password for ${rest[0]}: ${password}`
-      }
-      case 'invite-codes': {
-        const count = Number(rest[0] ?? '1')
-        if (!Number.isInteger(count) || count < 1 || count > 500)
-          throw new UsageError('count must be a whole number from 1 to 500')
-        const codes = Array.from({ length: count }, () => randomToken(9))
-        await db.insert(inviteCodes).values(codes.map((code) => ({ code })))
-        return codes.map((code) => `${env.APP_URL}/register/${code}`).join('\n')
-      }
-      default:
-        throw new UsageError(`Unknown command "${command}".\n\n${usage}`)
-    }
+    return await command.run(database.db, env, input)
+  } catch (err) {
+    const index = uniqueViolation(err)
+    const known = index === undefined ? undefined : uniqueFieldErrors[index]
+    if (known) throw new UsageError(known.message)
+    throw err
   } finally {
     await database.close()
   }
 }
-
-class UsageError extends Error {}
 
 run(process.argv.slice(2)).then(
   (out) => {
@@ -81,7 +171,9 @@ run(process.argv.slice(2)).then(
   (err: unknown) => {
     const known =
       err instanceof UsageError || err instanceof EnvError || err instanceof DataDirInUseError
-    console.error(`podclub: ${known ? (err as Error).message : String(err)}`)
+    // Never the error as printed by the driver: a failed query's message carries its parameters
+    // (a password hash, a token).
+    console.error(`podclub: ${known ? (err as Error).message : String(loggableError(err).message)}`)
     process.exit(known ? 2 : 1)
   },
 )

@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process'
+import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -6,75 +6,130 @@ import { fileURLToPath } from 'node:url'
 import { eq } from 'drizzle-orm'
 import { afterAll, describe, expect, it } from 'vitest'
 import { openPglite } from './db/client'
-import { outboxMessages } from './db/schema/index'
+import { outboxMessages, users } from './db/schema/index'
 import { startTestSmtp } from './testing/smtp'
 import { answersOk, waitUntil } from './testing/wait'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
-/** The real process: `main.ts` on PGlite with a real SMTP server; a second one refused; SIGTERM. */
+
+type Server = {
+  child: ChildProcessWithoutNullStreams
+  base: string
+  /** Everything it printed so far, stdout and stderr. */
+  output: () => string
+  exited: Promise<number | null>
+}
+
+/** `main.ts` as a real process on PGlite in `dataDir`, serving the API alone on a random port. */
+function startServer(dataDir: string, env: Record<string, string> = {}): Server {
+  const port = 40_000 + Math.floor(Math.random() * 20_000)
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      CLUB_INVITE_CODE: 'processcode',
+      LOG_LEVEL: 'info',
+      NODE_ENV: 'test',
+      ...env,
+    },
+  })
+  let output = ''
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
+  return { child, base: `http://127.0.0.1:${port}`, output: () => output, exited }
+}
+
+/** A second server on the same folder, run to its end: it must be refused. */
+function startSecondServer(dataDir: string) {
+  return spawnSync(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(40_000 + Math.floor(Math.random() * 20_000)),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      NODE_ENV: 'test',
+    },
+    encoding: 'utf8',
+    timeout: 30_000,
+  })
+}
+
+/** A CSRF token from the server, for the unsafe requests that follow. */
+async function csrfFor(base: string): Promise<string> {
+  const who = await fetch(`${base}/api/v1/whoami/`)
+  return /csrftoken=([^;]+)/.exec(who.headers.get('set-cookie') ?? '')![1]!
+}
+
+async function post(base: string, csrf: string, url: string, body: unknown): Promise<Response> {
+  return fetch(`${base}${url}`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'x-csrftoken': csrf,
+      cookie: `csrftoken=${csrf}`,
+    },
+    body: JSON.stringify(body),
+  })
+}
+
+const signupBody = (username: string) => ({
+  username,
+  email: `${username}@example.com`,
+  password: 'longenough',
+  inviteCode: 'processcode',
+  city: 'Queens',
+  source: 'a friend',
+})
+/** The real process: `main.ts` on PGlite with a real SMTP server; a second one refused; signals. */
 describe('the server process', () => {
   const dirs: string[] = []
+  const servers: Server[] = []
+  const tempDir = async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'podclub-main-'))
+    dirs.push(dir)
+    return dir
+  }
+  const start = (dataDir: string, env?: Record<string, string>) => {
+    const server = startServer(dataDir, env)
+    servers.push(server)
+    return server
+  }
   afterAll(async () => {
+    for (const { child } of servers) {
+      if (child.signalCode === 'SIGSTOP') child.kill('SIGCONT')
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+    }
     for (const dir of dirs) await rm(dir, { recursive: true, force: true })
   })
 
   it('lets the e-mail being sent finish on SIGTERM, then closes cleanly', async () => {
-    const dataDir = await mkdtemp(path.join(tmpdir(), 'podclub-main-'))
-    dirs.push(dataDir)
+    const dataDir = await tempDir()
     const smtp = await startTestSmtp({ acceptDelayMs: 1_500 })
-    const port = 40_000 + Math.floor(Math.random() * 20_000)
-    const base = `http://127.0.0.1:${port}`
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-      cwd: root,
-      env: {
-        ...process.env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DATA_DIR: dataDir,
-        DATABASE_URL: '',
-        SMTP_URL: smtp.url,
-        CLUB_INVITE_CODE: 'processcode',
-        LOG_LEVEL: 'info',
-        // The API alone: the page is not what this test is about.
-        NODE_ENV: 'test',
-      },
-    })
-    let stdout = ''
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
-    child.stderr.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
+    const server = start(dataDir, { SMTP_URL: smtp.url })
+    const { base, child } = server
     try {
       await waitUntil(() => answersOk(`${base}/readyz`), 60_000, 'server ready')
-      expect(stdout).toContain(`Invite link: http://localhost:3000/register/processcode`)
+      expect(server.output()).toContain(`Invite link: http://localhost:3000/register/processcode`)
       // A second server on the same data folder is refused while this one runs.
-      const second = spawnSync(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-        cwd: root,
-        env: {
-          ...process.env,
-          PORT: String(port + 1),
-          DATA_DIR: dataDir,
-          DATABASE_URL: '',
-          NODE_ENV: 'test',
-        },
-        encoding: 'utf8',
-        timeout: 30_000,
-      })
+      const second = startSecondServer(dataDir)
       expect(second.status).toBe(1)
-      expect(second.stderr).toMatch(/DATA_DIR .* is in use by another podclub process/)
+      expect(second.stderr).toMatch(
+        new RegExp(`DATA_DIR .* is in use by another podclub process \\(pid ${child.pid} on host `),
+      )
 
-      const printed = /Its password, shown only this once: (\S{16})/.exec(stdout)?.[1]
-
-      const who = await fetch(`${base}/api/v1/whoami/`)
-      const csrf = /csrftoken=([^;]+)/.exec(who.headers.get('set-cookie') ?? '')![1]!
+      const printed = /Its password, shown only this once: (\S{16})/.exec(server.output())?.[1]
+      const csrf = await csrfFor(base)
       // The printed super user logs in with the printed password.
-      const login = await fetch(`${base}/api/v1/login/`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'x-csrftoken': csrf,
-          cookie: `csrftoken=${csrf}`,
-        },
-        body: JSON.stringify({ username: 'admin', password: printed }),
+      const login = await post(base, csrf, '/api/v1/login/', {
+        username: 'admin',
+        password: printed,
       })
       expect(login.status).toBe(200)
       expect(((await login.json()) as { data: { user: unknown } }).data.user).toMatchObject({
@@ -82,29 +137,14 @@ describe('the server process', () => {
         is_superuser: true,
       })
 
-      const signup = await fetch(`${base}/api/v1/signup/`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'x-csrftoken': csrf,
-          cookie: `csrftoken=${csrf}`,
-        },
-        body: JSON.stringify({
-          username: 'graceful',
-          email: 'graceful@example.com',
-          password: 'longenough',
-          inviteCode: 'processcode',
-          city: 'Queens',
-          source: 'a friend',
-        }),
-      })
+      const signup = await post(base, csrf, '/api/v1/signup/', signupBody('graceful'))
       expect(signup.status).toBe(201)
 
       // The welcome mail is on the wire, held by the SMTP server: now stop the process.
       await waitUntil(() => smtp.receiving > 0, 10_000, 'mail on the wire')
       child.kill('SIGTERM')
-      expect(await exited).toBe(0)
-      expect(stdout).toContain('closed cleanly')
+      expect(await server.exited).toBe(0)
+      expect(server.output()).toContain('closed cleanly')
       expect(smtp.messages.map((m) => m.to)).toEqual([['graceful@example.com']])
 
       // What the database says after the stop: delivered, once.
@@ -123,4 +163,105 @@ describe('the server process', () => {
       await smtp.stop()
     }
   }, 90_000)
+
+  it('starts again at once after kill -9, with every write it acknowledged', async () => {
+    const dataDir = await tempDir()
+    let t0 = performance.now()
+    const first = start(dataDir)
+    await waitUntil(() => answersOk(`${first.base}/readyz`), 60_000, 'first start')
+    const firstStartMs = performance.now() - t0
+
+    const csrf = await csrfFor(first.base)
+    const members = ['kill.one', 'kill.two', 'kill.three', 'kill.four', 'kill.five']
+    for (const username of members) {
+      const signup = await post(first.base, csrf, '/api/v1/signup/', signupBody(username))
+      expect(signup.status).toBe(201)
+    }
+    // Killed right after the last answer: no chance to close anything.
+    first.child.kill('SIGKILL')
+    await first.exited
+
+    t0 = performance.now()
+    const again = start(dataDir)
+    await Promise.race([
+      waitUntil(() => answersOk(`${again.base}/readyz`), 60_000, 'restart after kill -9'),
+      again.exited.then((code) => {
+        throw new Error(`the restart exited with ${code}:\n${again.output()}`)
+      }),
+    ])
+    const restartMs = performance.now() - t0
+    console.info(
+      `start ${Math.round(firstStartMs)} ms, restart after kill -9 ${Math.round(restartMs)} ms`,
+    )
+    // Its normal start time (a restart has no migrations to apply, but recovers the database).
+    expect(restartMs).toBeLessThan(Math.max(2 * firstStartMs, 15_000))
+
+    // Every member it answered 201 for is there and can log in.
+    const csrfAgain = await csrfFor(again.base)
+    for (const username of members) {
+      const login = await post(again.base, csrfAgain, '/api/v1/login/', {
+        username,
+        password: 'longenough',
+      })
+      expect(login.status, username).toBe(200)
+    }
+    again.child.kill('SIGTERM')
+    expect(await again.exited).toBe(0)
+    const database = await openPglite(dataDir)
+    try {
+      const names = await database.db.select({ username: users.username }).from(users)
+      expect(names.map((u) => u.username).sort()).toEqual([...members, 'admin'].sort())
+    } finally {
+      await database.close()
+    }
+  }, 120_000)
+
+  it('keeps its folder while stopped for 30 s: a second process is refused, and it serves on', async () => {
+    const dataDir = await tempDir()
+    const server = start(dataDir)
+    await waitUntil(() => answersOk(`${server.base}/readyz`), 60_000, 'server ready')
+    server.child.kill('SIGSTOP')
+    try {
+      // Longer than any timed lock would wait before calling its holder dead.
+      await new Promise((r) => setTimeout(r, 30_000))
+      const second = startSecondServer(dataDir)
+      expect(second.status).toBe(1)
+      expect(second.stderr).toMatch(
+        new RegExp(`is in use by another podclub process \\(pid ${server.child.pid} on host `),
+      )
+    } finally {
+      server.child.kill('SIGCONT')
+    }
+    // Woken up, it still holds the folder and serves, reads and writes.
+    const csrf = await csrfFor(server.base)
+    const signup = await post(server.base, csrf, '/api/v1/signup/', signupBody('woke.up'))
+    expect(signup.status).toBe(201)
+    expect(await answersOk(`${server.base}/readyz`)).toBe(true)
+    expect(server.child.exitCode).toBe(null)
+    server.child.kill('SIGTERM')
+    expect(await server.exited).toBe(0)
+    expect(server.output()).not.toMatch(/lost the lock/)
+  }, 120_000)
+
+  it('lets a migration started before SIGTERM finish, then exits 0 without serving', async () => {
+    const dataDir = await tempDir()
+    const server = start(dataDir)
+    // The first thing it prints: it is about to open an empty folder and migrate it.
+    await waitUntil(
+      () => server.output().includes('starting: opening the database'),
+      60_000,
+      'start',
+    )
+    server.child.kill('SIGTERM')
+    expect(await server.exited).toBe(0)
+    expect(server.output()).toContain('SIGTERM while starting')
+    expect(server.output()).toContain('stopped before serving, closed cleanly')
+    expect(server.output()).not.toContain('podclub is listening')
+
+    // The folder is whole: the next start migrates nothing twice and serves.
+    const again = start(dataDir)
+    await waitUntil(() => answersOk(`${again.base}/readyz`), 60_000, 'restart')
+    again.child.kill('SIGTERM')
+    expect(await again.exited).toBe(0)
+  }, 120_000)
 })

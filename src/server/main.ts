@@ -15,6 +15,36 @@ import { createLogger } from './lib/log'
 
 /** Reads settings, opens the database, serves the page and the API, and closes cleanly. */
 async function main() {
+  // First of all: a SIGTERM or SIGINT while starting must not cut a migration or the bootstrap
+  // short. It is noted; the step under way finishes, what is open is closed, and we exit 0.
+  let stopSignal: NodeJS.Signals | undefined
+  let shutdown: ((signal: NodeJS.Signals) => Promise<void>) | undefined = undefined
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (shutdown) return void shutdown(signal)
+    if (stopSignal) {
+      // Cutting a migration short is what this guards against: a second signal does not either.
+      process.stdout.write('podclub: still finishing the current step, then stopping\n')
+      return
+    }
+    stopSignal = signal
+    process.stdout.write(`podclub: ${signal} while starting, stopping after the current step\n`)
+  }
+  process.on('SIGTERM', onSignal)
+  process.on('SIGINT', onSignal)
+  /** What start-up has opened so far, closed in reverse order if it is told to stop. */
+  const opened: Array<() => unknown> = []
+  const stopIfAsked = async () => {
+    if (!stopSignal) return
+    try {
+      for (const close of opened.reverse()) await close()
+    } catch (err) {
+      console.error('podclub: error while stopping:', err)
+      process.exit(1)
+    }
+    process.stdout.write('podclub: stopped before serving, closed cleanly\n')
+    process.exit(0)
+  }
+
   let env
   try {
     env = parseEnv()
@@ -31,6 +61,10 @@ async function main() {
   if (serveClient) ensureClientBuilt(clientDistDir)
   const log = createLogger(env.LOG_LEVEL)
   const startedAt = performance.now()
+  log.info(
+    { engine: env.DATABASE_URL ? 'postgres' : 'pglite' },
+    'starting: opening the database and applying migrations',
+  )
 
   let database
   try {
@@ -43,8 +77,10 @@ async function main() {
     log.fatal({ err }, 'could not open the database')
     process.exit(1)
   }
+  opened.push(() => database.close())
   const { db } = database
   log.info({ engine: database.engine }, 'database ready, migrations applied')
+  await stopIfAsked()
 
   const { createdAdmin, inviteLink, clubInviteCode } = await bootstrap(db, env)
   const sessionSecret = await resolveSessionSecret(db, env.SESSION_SECRET)
@@ -59,6 +95,7 @@ async function main() {
     process.stdout.write(`\n${lines.join('\n')}\n\n`)
   }
   process.stdout.write(`Invite link: ${inviteLink}\n`)
+  await stopIfAsked()
   if (env.DEMO) {
     const { seeded } = await seedDemo(db, systemClock)
     process.stdout.write(
@@ -66,6 +103,7 @@ async function main() {
         ? `Demo data loaded. Sample members (maya.r, jon.b, priya, ...) log in with "${DEMO_PASSWORD}".\n`
         : 'Demo mode: the database already has podclubs, so no sample data was added.\n',
     )
+    await stopIfAsked()
   }
 
   const redis = env.REDIS_URL
@@ -78,6 +116,7 @@ async function main() {
     if (!redisDown) log.warn({ err: { message: err.message } }, 'redis is unreachable')
     redisDown = true
   })
+  if (redis) opened.push(() => redis.disconnect())
   redis?.on('ready', () => {
     if (redisDown) log.info('redis is reachable again')
     redisDown = false
@@ -85,6 +124,7 @@ async function main() {
   const transport = env.SMTP_URL
     ? createSmtpTransport(env.SMTP_URL)
     : createLogTransport(log.child({ component: 'mail' }))
+  opened.push(() => transport.close())
   const outbox = createOutboxWorker({
     db,
     transport,
@@ -103,7 +143,10 @@ async function main() {
     wakeOutbox: () => outbox.wake(),
   }
   const app = await buildApp(deps, { loggerInstance: log, serveClient })
+  opened.push(() => app.close())
+  await stopIfAsked()
   await app.listen({ port: env.PORT, host: env.HOST })
+  // A signal while binding the port: the server listens, so it takes the usual way out below.
   outbox.start()
   const maintenance = setInterval(() => {
     pruneExpiredJob
@@ -127,7 +170,7 @@ async function main() {
   )
 
   let closing = false
-  const shutdown = async (signal: string) => {
+  shutdown = async (signal: NodeJS.Signals) => {
     if (closing) return
     closing = true
     log.info({ signal }, 'shutting down: finishing requests and the e-mail being sent')
@@ -151,8 +194,7 @@ async function main() {
       process.exit(1)
     }
   }
-  process.on('SIGTERM', () => void shutdown('SIGTERM'))
-  process.on('SIGINT', () => void shutdown('SIGINT'))
+  if (stopSignal) void shutdown(stopSignal)
 }
 
 main().catch((err: unknown) => {

@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
@@ -8,11 +7,11 @@ import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
-import lockfile from 'proper-lockfile'
 import pg from 'pg'
+import { DataDirInUseError, type LockKind, lockDataDir } from './data-dir-lock'
 import * as schema from './schema/index'
 
-export { schema }
+export { schema, DataDirInUseError }
 
 /** One type for both engines: every query is written once against it. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>
@@ -27,73 +26,85 @@ export type Database = {
   close: () => Promise<void>
 }
 
-export class DataDirInUseError extends Error {}
-
 /** Arbitrary but fixed key: migrations of several processes on one PostgreSQL run one at a time. */
 const MIGRATION_LOCK_KEY = 7_305_112
 
+/** How long a new connection may take before the pool gives up (a server that never answers). */
+export const CONNECTION_TIMEOUT_MS = 5_000
+/** The longest one statement may run: a runaway query is cut off instead of holding a connection. */
+export const STATEMENT_TIMEOUT_MS = 30_000
+
 /** Opens a pool on a PostgreSQL server and applies pending migrations. */
-export async function openPostgres(url: string, opts: { max?: number } = {}): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: opts.max ?? 10 })
+export async function openPostgres(
+  url: string,
+  opts: { max?: number; connectionTimeoutMs?: number; statementTimeoutMs?: number } = {},
+): Promise<Database> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: opts.max ?? 10,
+    connectionTimeoutMillis: opts.connectionTimeoutMs ?? CONNECTION_TIMEOUT_MS,
+    // Sent at connection start, so it is the session's default on every pooled connection.
+    statement_timeout: opts.statementTimeoutMs ?? STATEMENT_TIMEOUT_MS,
+  })
   // An idle connection the server closes (a restart, a terminated backend) is re-emitted on the
   // pool; unhandled, it would crash the process. The pool replaces the connection on next use.
   pool.on('error', (err) => {
     console.warn(`podclub: an idle database connection closed: ${err.message}`)
   })
   const db = drizzleNodePg(pool, { schema }) as unknown as Db
-  const client = await pool.connect()
   try {
-    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY])
-    await migrateNodePg(drizzleNodePg(client, { schema }), { migrationsFolder })
-  } finally {
-    await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {})
-    client.release()
+    const client = await pool.connect()
+    try {
+      // Waiting for another process's migrations, and a long migration itself, may take longer
+      // than one statement may: no limit on this connection until it goes back to the pool.
+      await client.query('set statement_timeout = 0')
+      await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY])
+      await migrateNodePg(drizzleNodePg(client, { schema }), { migrationsFolder })
+    } finally {
+      await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {})
+      await client.query('reset statement_timeout').catch(() => {})
+      client.release()
+    }
+  } catch (err) {
+    await pool.end().catch(() => {})
+    throw err
   }
   return { db, engine: 'postgres', close: () => pool.end() }
 }
 
 /**
  * Opens PGlite in `dataDir` for this process alone. PGlite has no lock between processes, so a
- * second process on the same folder would silently lose writes: we hold a lock file and refuse.
+ * second process on the same folder would silently lose writes: we hold the folder's lock (see
+ * `data-dir-lock.ts`) for as long as it is open, and refuse with `DataDirInUseError`.
  */
-export async function openPglite(dataDir: string): Promise<Database> {
+export async function openPglite(
+  dataDir: string,
+  opts: { lockKind?: LockKind } = {},
+): Promise<Database> {
   const dir = path.resolve(dataDir)
-  mkdirSync(dir, { recursive: true })
-  let release: () => Promise<void>
-  try {
-    release = await lockfile.lock(dir, {
-      lockfilePath: path.join(dir, '.podclub.lock'),
-      stale: 15_000,
-      update: 5_000,
-      onCompromised: (err) => {
-        // Another process took the folder over: stop before writes get lost.
-        console.error(`podclub: lost the lock on DATA_DIR ${dir}: ${err.message}`)
-        process.exit(1)
-      },
-    })
-  } catch (err) {
-    if ((err as { code?: string }).code === 'ELOCKED') {
-      throw new DataDirInUseError(
-        `DATA_DIR ${dir} is in use by another podclub process. PGlite serves one process at a ` +
-          'time: stop the other one, or set DATABASE_URL to share a PostgreSQL server.',
-      )
-    }
-    throw err
-  }
+  const lock = await lockDataDir(dir, { kind: opts.lockKind })
   try {
     const client = await PGlite.create(path.join(dir, 'pgdata'))
-    const db = drizzlePglite(client, { schema }) as unknown as Db
-    await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder })
-    return {
-      db,
-      engine: 'pglite',
-      close: async () => {
-        await client.close()
-        await release()
-      },
+    try {
+      const db = drizzlePglite(client, { schema }) as unknown as Db
+      await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder })
+      return {
+        db,
+        engine: 'pglite',
+        close: async () => {
+          try {
+            await client.close()
+          } finally {
+            await lock.release()
+          }
+        },
+      }
+    } catch (err) {
+      await client.close().catch(() => {})
+      throw err
     }
   } catch (err) {
-    await release()
+    await lock.release()
     throw err
   }
 }

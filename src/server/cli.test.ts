@@ -1,0 +1,163 @@
+import { execFile } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { existsSync } from 'node:fs'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import pg from 'pg'
+import { type Database, openPglite, openPostgres } from './db/client'
+import { inviteCodes, users } from './db/schema/index'
+import { verifyPassword } from './lib/passwords'
+import { postgresUrlFor } from './testing/test-db'
+
+const root = fileURLToPath(new URL('../../', import.meta.url))
+
+type Result = { code: number | null; stdout: string; stderr: string }
+
+/** `npm run admin -- ...args` as a real process, on PGlite in `dataDir`. */
+function admin(dataDir: string, args: string[], env: Record<string, string> = {}): Promise<Result> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', 'src/server/cli.ts', ...args],
+      {
+        cwd: root,
+        env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', ADMIN_PASSWORD: '', ...env },
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+      (err, stdout, stderr) => {
+        const code = err ? (typeof err.code === 'number' ? err.code : null) : 0
+        resolve({ code, stdout, stderr })
+      },
+    )
+  })
+}
+
+describe('the admin CLI', () => {
+  let dataDir = ''
+  /** Where the commands that write go: PGlite in a folder, or a fresh PostgreSQL database. */
+  let target: { env: Record<string, string>; open: () => Promise<Database> }
+  let dropDatabase = async () => {}
+  /** A folder that must never be created: input is checked before the database is opened. */
+  const untouched = path.join(tmpdir(), `podclub-cli-never-${randomBytes(6).toString('hex')}`)
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'podclub-cli-'))
+    target = { env: {}, open: () => openPglite(dataDir) }
+    if (process.env.TEST_ENGINE === 'postgres') {
+      const adminUrl = process.env.TEST_DATABASE_URL!
+      const name = `podclub_test_${randomBytes(6).toString('hex')}`
+      const sql = async (query: string) => {
+        const client = new pg.Client({ connectionString: adminUrl })
+        await client.connect()
+        await client.query(query).finally(() => client.end())
+      }
+      await sql(`create database ${name} template ${inject('postgresTemplateDb')}`)
+      const url = postgresUrlFor(adminUrl, name)
+      target = { env: { DATABASE_URL: url }, open: () => openPostgres(url, { max: 1 }) }
+      dropDatabase = () => sql(`drop database if exists ${name} with (force)`)
+    }
+  })
+  afterAll(async () => {
+    await dropDatabase()
+    await rm(dataDir, { recursive: true, force: true })
+    await rm(untouched, { recursive: true, force: true })
+  })
+
+  it('prints help for every command and for itself, exit 0, without opening a database', async () => {
+    const all = await admin(untouched, ['--help'])
+    expect(all.code).toBe(0)
+    for (const command of ['create-superuser', 'promote', 'set-password', 'invite-codes']) {
+      expect(all.stdout).toContain(command)
+      const one = await admin(untouched, [command, '--help'])
+      expect(one.code).toBe(0)
+      expect(one.stdout).toContain(`Usage: npm run admin -- ${command}`)
+      expect(one.stdout).not.toMatch(/Commands:/)
+    }
+    expect((await admin(untouched, ['help', 'promote'])).stdout).toContain(
+      'Usage: npm run admin -- promote <username>',
+    )
+    expect(existsSync(untouched)).toBe(false)
+  }, 60_000)
+
+  it.each([
+    [['create-superuser', 'Bad Name', 'bad@example.com'], /username: Username can only contain/],
+    [['create-superuser', 'ab', 'ab@example.com'], /username: Username must be at least 3/],
+    [['create-superuser', 'goodname', 'not-an-email'], /email: Please enter a valid email address/],
+    [['create-superuser', 'goodname'], /create-superuser takes <username> <email>/],
+    [['create-superuser', 'a', 'b', 'c'], /create-superuser takes <username> <email>/],
+    [['promote'], /promote takes <username>/],
+    [['promote', 'NoSuch!'], /username: Username can only contain/],
+    [['set-password', '--force', 'someone'], /set-password: unknown option "--force"/],
+    [['invite-codes', '0'], /count: must be a whole number from 1 to 500 \(got "0"\)/],
+    [['invite-codes', '501'], /count: must be a whole number from 1 to 500/],
+    [['invite-codes', '1.5'], /count: must be a whole number from 1 to 500/],
+    [['invite-codes', 'ten'], /count: must be a whole number from 1 to 500/],
+    [['frobnicate'], /Unknown command "frobnicate"/],
+  ])('refuses %j with a clear message and exit 2', async (args, message) => {
+    const result = await admin(untouched, args)
+    expect(result.stderr).toMatch(message)
+    expect(result.code).toBe(2)
+    expect(result.stdout).toBe('')
+    expect(existsSync(untouched)).toBe(false)
+  })
+
+  it('creates a super user, and refuses a taken name or e-mail without printing the query', async () => {
+    const created = await admin(dataDir, ['create-superuser', 'root.one', 'Root@Example.com'], {
+      ...target.env,
+      ADMIN_PASSWORD: 'correct horse',
+    })
+    expect(created.stderr).toBe('')
+    expect(created.stdout).toBe('Created super user root.one.\n')
+    expect(created.code).toBe(0)
+
+    const sameName = await admin(
+      dataDir,
+      ['create-superuser', 'root.one', 'other@example.com'],
+      target.env,
+    )
+    expect(sameName.stderr).toBe('podclub: A user with that username already exists.\n')
+    expect(sameName.code).toBe(2)
+    // The e-mail index ignores case, as sign-up does.
+    const sameEmail = await admin(
+      dataDir,
+      ['create-superuser', 'root.two', 'root@example.com'],
+      target.env,
+    )
+    expect(sameEmail.stderr).toBe('podclub: A user with that email already exists.\n')
+    expect(sameEmail.code).toBe(2)
+    for (const out of [sameName, sameEmail]) {
+      expect(`${out.stdout}${out.stderr}`).not.toMatch(/argon2|params|Failed query|insert into/i)
+    }
+
+    const promoted = await admin(dataDir, ['promote', 'nobody.here'], target.env)
+    expect(promoted.stderr).toBe('podclub: No user named "nobody.here".\n')
+    expect(promoted.code).toBe(2)
+
+    const reset = await admin(dataDir, ['set-password', 'root.one'], target.env)
+    expect(reset.code).toBe(0)
+    const password = /^New password for root\.one: (\S+)\n$/.exec(reset.stdout)?.[1]
+    expect(password).toBeDefined()
+
+    const codes = await admin(dataDir, ['invite-codes', '3'], target.env)
+    expect(codes.code).toBe(0)
+    expect(codes.stdout.trim().split('\n')).toHaveLength(3)
+    for (const line of codes.stdout.trim().split('\n')) {
+      expect(line).toMatch(/^http:\/\/localhost:3000\/register\/\S+$/)
+    }
+
+    const database = await target.open()
+    try {
+      const rows = await database.db.select().from(users)
+      expect(rows.map((u) => [u.username, u.email, u.isSuperuser])).toEqual([
+        ['root.one', 'Root@Example.com', true],
+      ])
+      expect(await verifyPassword(rows[0]!.passwordHash, password!)).toBe(true)
+      expect(await database.db.select().from(inviteCodes)).toHaveLength(3)
+    } finally {
+      await database.close()
+    }
+  }, 120_000)
+})
