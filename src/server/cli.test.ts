@@ -1,14 +1,15 @@
 import { execFile } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { existsSync } from 'node:fs'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import pg from 'pg'
 import { type Database, openPglite, openPostgres } from './db/client'
-import { inviteCodes, users } from './db/schema/index'
+import { eq } from 'drizzle-orm'
+import { inviteCodes, podcasts, podclubs, users, waitlistEntries } from './db/schema/index'
 import { verifyPassword } from './lib/passwords'
 import { postgresUrlFor } from './testing/test-db'
 
@@ -159,5 +160,64 @@ describe('the admin CLI', () => {
     } finally {
       await database.close()
     }
+  }, 120_000)
+
+  it('imports a chat log file for a podclub and lists the waitlist', async () => {
+    const database = await target.open()
+    let podclubId: number
+    try {
+      const [host] = await database.db
+        .insert(users)
+        .values({ username: 'host.cli', email: 'host.cli@example.com', passwordHash: 'x' })
+        .returning()
+      const [podcast] = await database.db.insert(podcasts).values({ name: 'CLI FM' }).returning()
+      const [podclub] = await database.db
+        .insert(podclubs)
+        .values({
+          podcastId: podcast!.id,
+          podmeisterId: host!.id,
+          episodeTitle: 'Saved chats',
+          startsAt: new Date('2026-01-01T00:00:00Z'),
+        })
+        .returning()
+      podclubId = podclub!.id
+      await database.db.insert(waitlistEntries).values([
+        { email: 'first@example.com', how: 'a friend', favoritePodcast: 'Radiolab' },
+        { email: 'second@example.com', how: 'the\tQR code', favoritePodcast: '' },
+      ])
+    } finally {
+      await database.close()
+    }
+    const file = path.join(dataDir, 'chat.txt')
+    await writeFile(file, '19:00:01 From maya.r to Everyone : hi\r\nsecond line\r\n')
+    const imported = await admin(dataDir, ['import-chatlog', String(podclubId), file], target.env)
+    expect(imported.stdout).toBe(`Saved the chat log of podclub ${podclubId} ("Saved chats").\n`)
+    expect(imported.stderr).toBe('podclub: saving 3 lines...\n')
+    expect(imported.code).toBe(0)
+    const missing = await admin(dataDir, ['import-chatlog', '999999', file], target.env)
+    expect(missing.stderr).toMatch(/podclub: podclub 999999: podclub not found\n$/)
+    expect(missing.code).toBe(2)
+    const unreadable = await admin(untouched, ['import-chatlog', '1', '/nonexistent/chat.txt'])
+    expect(unreadable.stderr).toBe('podclub: file: cannot read "/nonexistent/chat.txt" (ENOENT)\n')
+    expect(unreadable.code).toBe(2)
+
+    const again = await target.open()
+    try {
+      const [row] = await again.db.select().from(podclubs).where(eq(podclubs.id, podclubId))
+      expect(row!.chatlog).toBe('19:00:01 From maya.r to Everyone : hi\nsecond line\n')
+    } finally {
+      await again.close()
+    }
+
+    const listed = await admin(dataDir, ['waitlist'], target.env)
+    expect(listed.code).toBe(0)
+    expect(
+      listed.stdout
+        .trim()
+        .split('\n')
+        .map((l) => l.split('\t')[0]),
+    ).toEqual(['second@example.com', 'first@example.com'])
+    expect(listed.stdout).toContain('the QR code')
+    expect((await admin(untouched, ['waitlist', 'lots'])).code).toBe(2)
   }, 120_000)
 })

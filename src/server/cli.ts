@@ -1,8 +1,14 @@
-import { eq } from 'drizzle-orm'
+import { readFileSync } from 'node:fs'
+import { desc, eq } from 'drizzle-orm'
 import type { z } from 'zod'
 import { emailSchema, usernameSchema } from '#contract/auth'
+import { idSchema } from '#contract/common'
+import { updateChatlogBodySchema } from '#contract/control-panel'
 import { DataDirInUseError, type Db, openDatabase } from './db/client'
-import { inviteCodes, users } from './db/schema/index'
+import { inviteCodes, users, waitlistEntries } from './db/schema/index'
+import { updateChatlog } from './features/control-panel/control-panel.service'
+import { AppError } from './lib/app-error'
+import { systemClock } from './lib/clock'
 import { loggableError, uniqueFieldErrors, uniqueViolation } from './lib/db-errors'
 import { type Env, EnvError, parseEnv } from './lib/env'
 import { hashPassword } from './lib/passwords'
@@ -103,10 +109,84 @@ const commands: Record<string, Command> = {
     },
     run: async (db, env, { count }) => {
       const codes = Array.from({ length: Number(count) }, () => randomToken(9))
-      await db.insert(inviteCodes).values(codes.map((code) => ({ code })))
+      for (let done = 0; done < codes.length; done += 100) {
+        await db.insert(inviteCodes).values(codes.slice(done, done + 100).map((code) => ({ code })))
+        if (codes.length > 100)
+          progress(`made ${Math.min(done + 100, codes.length)}/${codes.length} codes`)
+      }
       return codes.map((code) => `${env.APP_URL}/register/${code}`).join('\n')
     },
   },
+  'import-chatlog': {
+    args: ['<podclub-id>', '<file>'],
+    summary: "save a Zoom chat log file (the meeting's saved chat) as a podclub's chat log",
+    parse: (args) => {
+      expectArgs('import-chatlog', args, 2)
+      const id = check(idSchema, args[0], 'podclub-id')
+      const file = args[1]!
+      let chatlog: string
+      try {
+        chatlog = readFileSync(file, 'utf8')
+      } catch (err) {
+        throw new UsageError(
+          `file: cannot read "${file}" (${(err as NodeJS.ErrnoException).code ?? 'error'})`,
+        )
+      }
+      return { id, chatlog: check(updateChatlogBodySchema.shape.chatlog, chatlog, 'file') }
+    },
+    run: async (db, env, { id, chatlog }) => {
+      progress(`saving ${String(chatlog).split('\n').length} lines...`)
+      const deps = {
+        env,
+        db,
+        clock: systemClock,
+        wakeOutbox: () => {},
+        sessionSecret: '',
+        clubInviteCode: '',
+      }
+      const podclub = await updateChatlog(deps, Number(id), String(chatlog)).catch(
+        (err: unknown) => {
+          if (err instanceof AppError) throw new UsageError(`podclub ${id}: ${err.message}`)
+          throw err
+        },
+      )
+      return `Saved the chat log of podclub ${podclub.id} ("${podclub.episode_title}").`
+    },
+  },
+  waitlist: {
+    args: ['[count]'],
+    summary:
+      'list the newest people on the invite waitlist (default 50): e-mail, date, how, favourite',
+    parse: (args) => {
+      expectArgs('waitlist', args, 0, 1)
+      const raw = args[0] ?? '50'
+      const count = /^\d{1,5}$/.test(raw) ? Number(raw) : NaN
+      if (!(count >= 1 && count <= 10_000)) {
+        throw new UsageError(`count: must be a whole number from 1 to 10000 (got "${raw}")`)
+      }
+      return { count }
+    },
+    run: async (db, _env, { count }) => {
+      const rows = await db
+        .select()
+        .from(waitlistEntries)
+        .orderBy(desc(waitlistEntries.id))
+        .limit(Number(count))
+      if (rows.length === 0) return 'The waitlist is empty.'
+      return rows
+        .map((r) =>
+          [r.email, r.createdAt.toISOString().slice(0, 10), r.how, r.favoritePodcast]
+            .map((v) => v.replace(/\s+/g, ' '))
+            .join('\t'),
+        )
+        .join('\n')
+    },
+  },
+}
+
+/** Progress of long work goes to stderr, so stdout stays the result alone. */
+function progress(message: string) {
+  process.stderr.write(`podclub: ${message}\n`)
 }
 
 function commandUsage(name: string): string {
