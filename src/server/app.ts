@@ -11,6 +11,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod'
 import type { AppDeps } from './deps'
+import { accountsRoutes } from './features/accounts/accounts.routes'
 import { authRoutes } from './features/auth/auth.routes'
 import { healthRoutes } from './features/health/health.routes'
 import { accessPlugin } from './plugins/access'
@@ -115,6 +116,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
         reply.header('cache-control', 'no-store')
       })
       await api.register(authRoutes, { deps })
+      await api.register(accountsRoutes, { deps })
     },
     { prefix: '/api/v1' },
   )
