@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { createWaitlistEntryBodySchema } from './accounts'
+import { createLoginBodySchema, validateInviteCodeBodySchema } from './auth'
 import {
-  createLoginBodySchema,
   createPasswordResetBodySchema,
   registerFormSchema,
   resetPasswordFormSchema,
-  validateInviteCodeBodySchema,
-} from './auth'
+} from './accounts'
 
 /** The messages a schema gives per field, in order. */
 function messagesOf(schema: { safeParse: (v: unknown) => unknown }, value: unknown) {

@@ -7,7 +7,7 @@ import {
   createConfirmationEmailBodySchema,
   createPasswordResetBodySchema,
   validatePasswordResetTokenBodySchema,
-} from '#contract/auth'
+} from '#contract/accounts'
 import { okSchema } from '#contract/common'
 import type { AppDeps } from '../../deps'
 import { defineRateLimit, limitKeys } from '../../plugins/rate-limit'
