@@ -28,7 +28,7 @@ const TLDR = [
   },
 ] as const
 
-const QUOTES: readonly Quote[] = [
+export const QUOTES: readonly Quote[] = [
   {
     text: 'Most people do not listen with the intent to understand; they listen with the intent to reply.',
     author: 'Stephen R. Covey',
