@@ -31,7 +31,7 @@ export default function QrInviteRoute() {
             <span className="text-sm text-ink-muted">Can't scan it? Share the link:</span>
             <a
               href={config.data.inviteLink}
-              className="rounded-sm font-mono break-all text-accent underline underline-offset-4 hover:text-accent-strong"
+              className="rounded-sm font-mono wrap-anywhere text-accent underline underline-offset-4 hover:text-accent-strong"
             >
               {config.data.inviteLink}
             </a>

@@ -185,7 +185,7 @@ export function AboutContent({ contactEmail }: { contactEmail?: string }) {
           {contactEmail ? (
             <a
               href={`mailto:${contactEmail}`}
-              className="rounded-sm font-mono break-all text-accent underline underline-offset-4 hover:text-accent-strong"
+              className="rounded-sm font-mono wrap-anywhere text-accent underline underline-offset-4 hover:text-accent-strong"
             >
               {contactEmail}
             </a>

@@ -1,6 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod'
 import { useEffect } from 'react'
 import { useForm } from 'react-hook-form'
+import { Link } from 'react-router'
 import { resetPasswordFormSchema, type ResetPasswordForm as Values } from '#contract/accounts'
 import { Button } from '#client/components/ui/button'
 import { FormField } from '#client/components/ui/form-field'
@@ -52,8 +53,13 @@ export function ResetPasswordForm({ token, onSuccess }: ResetPasswordFormProps) 
       <div className="grid gap-3">
         <p className="font-mono text-danger">{INVALID_TOKEN_TEXT}</p>
         <p className="text-sm text-ink-muted">
-          Reset links work once, for one hour. You can ask for a new one on the forgot password
-          page.
+          Reset links work once, for one hour.{' '}
+          <Link
+            to="/forgot-password"
+            className="rounded-sm font-mono text-accent underline underline-offset-4 hover:text-accent-strong"
+          >
+            ask for a new link
+          </Link>
         </p>
       </div>
     )

@@ -1,6 +1,7 @@
 import { screen } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { findScreenTitle, renderWithProviders, testPublicConfig } from '#client/testing/render'
+import { alignmentCentres } from './invite-qr-code'
 
 describe('QR invite page', () => {
   it('draws a 200×200 code of the invite link from the server, with the link as text', async () => {
@@ -18,5 +19,22 @@ describe('QR invite page', () => {
       'href',
       testPublicConfig.inviteLink,
     )
+  })
+})
+
+describe('alignment patterns', () => {
+  it('sit where ISO 18004 puts them', () => {
+    expect(alignmentCentres(1)).toEqual([])
+    expect(alignmentCentres(2)).toEqual([[18, 18]])
+    expect(alignmentCentres(4)).toEqual([[26, 26]])
+    // Version 7: rows and columns 6, 22, 38, without the three finder corners.
+    expect(alignmentCentres(7)).toEqual([
+      [22, 6],
+      [6, 22],
+      [22, 22],
+      [38, 22],
+      [22, 38],
+      [38, 38],
+    ])
   })
 })

@@ -16,20 +16,48 @@ function isFinder(x: number, y: number, count: number) {
 }
 
 /**
+ * Centres of the 5×5 alignment patterns of a QR version (ISO 18004 annex E, computed as the
+ * qrcode library does). Scanners look for them as solid squares, so they are not drawn as dots.
+ */
+export function alignmentCentres(version: number): [number, number][] {
+  if (version < 2) return []
+  const size = version * 4 + 17
+  const count = Math.floor(version / 7) + 2
+  const step = size === 145 ? 26 : Math.ceil((size - 13) / (2 * count - 2)) * 2
+  const coords = [size - 7]
+  for (let i = 1; i < count - 1; i++) coords.push(coords[i - 1]! - step)
+  coords.push(6)
+  coords.reverse()
+  const last = coords.length - 1
+  const centres: [number, number][] = []
+  coords.forEach((row, i) =>
+    coords.forEach((col, j) => {
+      // The three corners where a finder pattern sits have none.
+      if ((i === 0 && j === 0) || (i === 0 && j === last) || (i === last && j === 0)) return
+      centres.push([col, row])
+    }),
+  )
+  return centres
+}
+
+/**
  * Draws the QR code of `value` as SVG: dark green round dots, black square corner markers, a
  * white background with a quiet zone so phone cameras find the edges.
  */
 export function InviteQrCode({ value, label }: { value: string; label: string }) {
-  const { count, dots } = useMemo(() => {
+  const { count, dots, alignments } = useMemo(() => {
     const qr = create(value, { errorCorrectionLevel: 'Q' })
     const n = qr.modules.size
+    const centres = alignmentCentres(qr.version)
+    const inAlignment = (x: number, y: number) =>
+      centres.some(([cx, cy]) => Math.abs(x - cx) <= 2 && Math.abs(y - cy) <= 2)
     const cells: Cell[] = []
     for (let y = 0; y < n; y++) {
       for (let x = 0; x < n; x++) {
-        if (qr.modules.get(y, x) && !isFinder(x, y, n)) cells.push({ x, y })
+        if (qr.modules.get(y, x) && !isFinder(x, y, n) && !inAlignment(x, y)) cells.push({ x, y })
       }
     }
-    return { count: n, dots: cells }
+    return { count: n, dots: cells, alignments: centres }
   }, [value])
   const extent = count + QUIET_ZONE * 2
   const corners = [
@@ -56,6 +84,15 @@ export function InviteQrCode({ value, label }: { value: string; label: string })
         </g>
       ))}
       <g fill={DOT_COLOUR}>
+        {alignments.map(([cx, cy]) => (
+          <g key={`a-${cx}-${cy}`}>
+            <path
+              d={`M${cx - 2} ${cy - 2}h5v5h-5z M${cx - 1} ${cy - 1}v3h3v-3z`}
+              fillRule="evenodd"
+            />
+            <rect x={cx} y={cy} width={1} height={1} />
+          </g>
+        ))}
         {dots.map(({ x, y }) => (
           <circle key={`${x}-${y}`} cx={x + 0.5} cy={y + 0.5} r={0.45} />
         ))}
