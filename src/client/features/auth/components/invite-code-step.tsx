@@ -16,11 +16,18 @@ type InviteCodeStepProps = {
   initialCode?: string
   /** A refusal that sent the visitor back here (a code used up meanwhile). */
   initialError?: string
+  /** Check `initialCode` at once (it came with the link), rather than waiting for a click. */
+  checkOnMount?: boolean
   onValid: (code: string) => void
 }
 
 /** Spec 2 §2 step 1: the server checks the code before the form shows. */
-export function InviteCodeStep({ initialCode = '', initialError, onValid }: InviteCodeStepProps) {
+export function InviteCodeStep({
+  initialCode = '',
+  initialError,
+  checkOnMount = false,
+  onValid,
+}: InviteCodeStepProps) {
   const validate = useValidateInviteCode()
   const form = useForm<{ code: string }>({
     resolver: zodResolver(validateInviteCodeBodySchema),
@@ -46,7 +53,7 @@ export function InviteCodeStep({ initialCode = '', initialError, onValid }: Invi
       form.setError('code', { message: initialError }, { shouldFocus: true })
       return
     }
-    if (!initialCode.trim() || checkedFromLink.current) return
+    if (!checkOnMount || !initialCode.trim() || checkedFromLink.current) return
     checkedFromLink.current = true
     check(initialCode.trim())
     // Runs once for the code the page opened with.

@@ -65,6 +65,20 @@ describe('register: invite step', () => {
     expect(screen.getByText('WELCOME1')).toBeInTheDocument()
   })
 
+  it('lets the visitor go back and use another code', async () => {
+    const { user, api } = await renderRegister('/register/WELCOME1')
+    await screen.findByLabelText('username')
+    await user.click(screen.getByRole('button', { name: 'use another code' }))
+    const code = screen.getByLabelText('invite code')
+    expect(code).toHaveValue('WELCOME1')
+    // Going back does not check the same code again by itself.
+    expect(api.callsTo('POST /validate_invite_code/')).toHaveLength(1)
+    await user.clear(code)
+    await user.type(code, 'OTHER2')
+    await user.click(screen.getByRole('button', { name: '[ continue ]' }))
+    expect(await screen.findByText('OTHER2')).toBeInTheDocument()
+  })
+
   it("says 'Invalid invite code' in a toast and 'Failed to validate invite code' inline", async () => {
     const { user } = await renderRegister('/register', created, () =>
       replyError(400, { detail: 'Invalid invite code', code: 'INVALID_INVITE_CODE' }),
