@@ -120,8 +120,14 @@ test.describe('accounts and the public pages', () => {
   test('a forgotten password is reset through the e-mailed link, which then stops working', async ({
     page,
     playwright,
+    browser,
   }) => {
     const member = await createMember(await playwright.request.newContext({ baseURL: e2e.baseUrl }))
+    // The member is also logged in on another device; the reset will end that session.
+    const otherDevice = await browser.newContext({ baseURL: e2e.baseUrl })
+    const otherPage = await otherDevice.newPage()
+    await loginThroughPage(otherPage, member.username, member.password)
+
     await page.goto('/login')
     await page.getByRole('link', { name: 'forgot password?' }).click()
     await expect(page).toHaveURL(/\/forgot-password$/)
@@ -144,6 +150,9 @@ test.describe('accounts and the public pages', () => {
     await expect(toastWith(page, 'Password reset successful')).toContainText(
       'Please login with your new password.',
     )
+    const elsewhere = await otherPage.request.get('/api/v1/whoami/')
+    expect((await elsewhere.json()).data.isAuthenticated).toBe(false)
+    await otherDevice.close()
     await loginThroughPage(page, member.username, 'a-new-password-1')
 
     // Logged in, the reset pages send the member home; logged out, the used link is refused.
