@@ -1,7 +1,7 @@
 import { type APIRequestContext, test as base, expect, type Page } from '@playwright/test'
 import { e2e } from './env'
 
-export type Mail = { to: string[]; from: string; subject: string; text: string }
+export type Mail = { to: string[]; from: string; subject: string; text: string; html?: string }
 
 /** Mail the server sent through SMTP during this run. */
 export async function readInbox(): Promise<Mail[]> {

@@ -11,6 +11,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod'
 import type { AppDeps } from './deps'
+import { accountsRoutes } from './features/accounts/accounts.routes'
 import { authRoutes } from './features/auth/auth.routes'
 import { oneClickUnsubscribeRoutes, unsubscribeRoutes } from './features/blasts/blasts.routes'
 import { controlPanelRoutes } from './features/control-panel/control-panel.routes'
@@ -118,6 +119,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
         reply.header('cache-control', 'no-store')
       })
       await api.register(authRoutes, { deps })
+      await api.register(accountsRoutes, { deps })
       await api.register(controlPanelRoutes, { deps })
       await api.register(unsubscribeRoutes, { deps })
     },

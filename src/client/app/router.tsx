@@ -68,6 +68,7 @@ export function createAppRoutes(queryClient: QueryClient): RouteObject[] {
             route('/forgot-password', 'visitors', () => import('./routes/forgot-password')),
             route('/password-reset/:token', 'visitors', () => import('./routes/password-reset')),
             route('/waitlist', 'everyone', () => import('./routes/waitlist')),
+            route('/confirm-email/:uid/:token', 'everyone', () => import('./routes/confirm-email')),
             route('/qr-invite', 'everyone', () => import('./routes/qr-invite')),
             route('/polls/:pollId?/:voteCode?', 'everyone', () => import('./routes/polls')),
             route('/controlpanel', 'superusers', () => import('./routes/control-panel')),

@@ -4,7 +4,13 @@ import userEvent from '@testing-library/user-event'
 // resolve to separate module formats whose router contexts don't meet.
 import { createMemoryRouter, RouterProvider } from 'react-router'
 import { onTestFinished } from 'vitest'
-import { whoamiResponseSchema, type SessionUser } from '#contract/auth'
+import { publicConfigResponseSchema, type PublicConfig } from '#contract/accounts'
+import {
+  validateInviteCodeResponseSchema,
+  whoamiResponseSchema,
+  type SessionUser,
+} from '#contract/auth'
+import { okSchema } from '#contract/common'
 import { AppProvider } from '#client/app/provider'
 import { connectSessionExpiry, createAppRoutes } from '#client/app/router'
 import { createQueryClient } from '#client/lib/query-client'
@@ -18,6 +24,25 @@ type RenderOptions = {
   currentUser?: SessionUser | null
   /** Request handlers added to (or replacing) the default whoami one. */
   handlers?: Handlers
+}
+
+export const testPublicConfig: PublicConfig = {
+  appUrl: 'http://podclub.test',
+  clubInviteCode: 'clubcode',
+  inviteLink: 'http://podclub.test/register/clubcode',
+  contactEmail: 'hello@podclub.test',
+}
+
+/**
+ * Calls public screens make as they open (the settings of the about and QR pages, the check of
+ * an invite code or reset link from the URL), answered as a working server would. A test about
+ * those screens passes its own handlers.
+ */
+const publicScreenHandlers: Handlers = {
+  'GET /config/': () => reply(publicConfigResponseSchema, { data: testPublicConfig }),
+  'POST /validate_invite_code/': () =>
+    reply(validateInviteCodeResponseSchema, { data: { valid: true } }),
+  'POST /auth/passwordreset/validate_token/': () => reply(okSchema, { data: { ok: true } }),
 }
 
 export function createTestQueryClient() {
@@ -36,6 +61,7 @@ export function renderWithProviders({
 }: RenderOptions = {}) {
   const api = mockApi({
     'GET /whoami/': () => reply(whoamiResponseSchema, { data: whoamiOf(currentUser) }),
+    ...publicScreenHandlers,
     ...handlers,
   })
   const queryClient = createTestQueryClient()

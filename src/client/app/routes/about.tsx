@@ -1,5 +1,12 @@
 import { ContentLayout } from '#client/components/layouts/content-layout'
+import { AboutContent } from '#client/features/about/components/about-content'
+import { usePublicConfig } from '#client/features/config/api/get-public-config'
 
 export default function AboutRoute() {
-  return <ContentLayout title="about" />
+  const config = usePublicConfig()
+  return (
+    <ContentLayout title="about">
+      <AboutContent contactEmail={config.data?.contactEmail} />
+    </ContentLayout>
+  )
 }

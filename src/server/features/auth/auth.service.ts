@@ -8,7 +8,9 @@ import type { AppDeps } from '../../deps'
 import { transaction } from '../../db/transaction'
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../lib/passwords'
 import type { AuthUser } from '../../plugins/session'
+import { confirmationUrl } from '../accounts/email-confirmation.service'
 import { enqueueMail } from '../mail/mail.service'
+import { welcomeMail } from '../mail/templates/index'
 
 export const toSessionUser = (user: AuthUser): SessionUser => ({
   username: user.username,
@@ -116,15 +118,12 @@ export async function signUp(deps: AppDeps, body: CreateSignupBody): Promise<Aut
         .set({ usedById: user.id, usedAt: sql`now()` })
         .where(eq(inviteCodes.id, code.id))
     }
-    await enqueueMail(tx, {
-      kind: 'welcome',
-      to: email,
-      subject: 'Welcome to podclub',
-      text:
-        `Hi ${user.username},\n\nWelcome to podclub, a book club for podcasts.\n` +
-        `Pick a podclub to join: ${deps.env.APP_URL}/home?skipSplash=true\n\n` +
-        'no bots. no ai. no bs.\n',
+    const welcome = welcomeMail({
+      appUrl: deps.env.APP_URL,
+      username: user.username,
+      confirmUrl: confirmationUrl(deps, user),
     })
+    await enqueueMail(tx, { kind: 'welcome', to: email, ...welcome })
     return {
       id: user.id,
       username: user.username,

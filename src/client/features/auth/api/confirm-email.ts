@@ -1,0 +1,22 @@
+import { queryOptions, useQuery } from '@tanstack/react-query'
+import { confirmEmailResponseSchema } from '#contract/accounts'
+import { api } from '#client/lib/api-client'
+
+/** POST /confirmEmail/: confirming twice is harmless, so the page may call it on load. */
+export function confirmEmail(uid: string, token: string, signal?: AbortSignal) {
+  return api.post('/confirmEmail/', confirmEmailResponseSchema, {
+    body: { uid: Number(uid), token },
+    signal,
+  })
+}
+
+export function useConfirmEmail(uid: string, token: string) {
+  return useQuery(
+    queryOptions({
+      queryKey: ['auth', 'confirm-email', uid, token] as const,
+      queryFn: ({ signal }) => confirmEmail(uid, token, signal),
+      staleTime: Infinity,
+      retry: false,
+    }),
+  )
+}

@@ -1,0 +1,20 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { whoamiResponseSchema, type CreateSignupBody } from '#contract/auth'
+import { api } from '#client/lib/api-client'
+import { refreshUser } from '#client/lib/auth'
+
+/** POST /signup/: creates the account and its session. */
+export function signup(body: CreateSignupBody) {
+  return api.post('/signup/', whoamiResponseSchema, { body })
+}
+
+/** Spec 2 §4: after signup the user is fetched, which logs them in on this page. */
+export function useSignup() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: async (body: CreateSignupBody) => {
+      await signup(body)
+      return refreshUser(queryClient)
+    },
+  })
+}

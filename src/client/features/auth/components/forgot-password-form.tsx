@@ -1,0 +1,100 @@
+import { zodResolver } from '@hookform/resolvers/zod'
+import { useState } from 'react'
+import { useForm } from 'react-hook-form'
+import { Link } from 'react-router'
+import { createPasswordResetBodySchema, type CreatePasswordResetBody } from '#contract/accounts'
+import { Button } from '#client/components/ui/button'
+import { FormField } from '#client/components/ui/form-field'
+import { Spinner } from '#client/components/ui/spinner'
+import { toast } from '#client/lib/toast'
+import { useRequestPasswordReset } from '../api/request-password-reset'
+
+const linkClass = 'rounded-sm font-mono text-sm text-accent underline-offset-4 hover:underline'
+
+export function ForgotPasswordForm() {
+  const request = useRequestPasswordReset()
+  const [sentTo, setSentTo] = useState<string | null>(null)
+  const form = useForm<CreatePasswordResetBody>({
+    resolver: zodResolver(createPasswordResetBodySchema),
+    defaultValues: { email: '' },
+  })
+
+  const handleSubmit = form.handleSubmit((body) =>
+    request.mutate(body, {
+      onSuccess: () => {
+        toast({
+          title: 'Reset link sent',
+          description: 'Check your email for instructions to reset your password.',
+        })
+        setSentTo(body.email)
+      },
+      onError: (error) =>
+        toast({
+          title: 'Failed to send reset link',
+          description: error.message,
+          variant: 'destructive',
+        }),
+    }),
+  )
+
+  if (sentTo) {
+    // The same words whether or not the address has an account: the server does not say.
+    return (
+      <div role="status" className="grid max-w-md gap-4">
+        <p>
+          If an account uses <strong className="break-all">{sentTo}</strong>, a link to choose a new
+          password is on its way. It works once, for one hour.
+        </p>
+        <p className="text-sm text-ink-muted">
+          Nothing after a few minutes? Look in your spam folder, or{' '}
+          <button type="button" className={linkClass} onClick={() => setSentTo(null)}>
+            try another address
+          </button>
+          .
+        </p>
+        <p>
+          <Link to="/login" className={linkClass}>
+            back to login
+          </Link>
+        </p>
+      </div>
+    )
+  }
+
+  return (
+    <form
+      noValidate
+      onSubmit={handleSubmit}
+      aria-busy={request.isPending || undefined}
+      className="grid max-w-sm gap-5"
+    >
+      <p className="text-ink-muted">
+        Enter the e-mail address of your account and we will send you a link to choose a new
+        password.
+      </p>
+      <FormField
+        label="email"
+        type="email"
+        autoComplete="email"
+        autoCapitalize="none"
+        spellCheck={false}
+        error={form.formState.errors.email?.message}
+        {...form.register('email')}
+      />
+      <div className="flex flex-wrap items-center justify-between gap-4">
+        <Button type="submit" disabled={request.isPending}>
+          {request.isPending ? (
+            <>
+              <Spinner />[ sending… ]
+            </>
+          ) : (
+            '[ send reset link ]'
+          )}
+        </Button>
+        <Link to="/login" className={linkClass}>
+          back to login
+        </Link>
+      </div>
+    </form>
+  )
+}

@@ -1,0 +1,103 @@
+import { and, eq, isNull, sql } from 'drizzle-orm'
+import type { AppDeps } from '../../deps'
+import type { Tx } from '../../db/client'
+import { transaction } from '../../db/transaction'
+import { passwordResetTokens, sessions, users } from '../../db/schema/index'
+import { AppError } from '../../lib/app-error'
+import { hashPassword } from '../../lib/passwords'
+import { hmac, randomToken, safeEqual, sha256 } from '../../lib/tokens'
+import { enqueueMail } from '../mail/mail.service'
+import { appLink, PASSWORD_RESET_VALID_MINUTES, passwordResetMail } from '../mail/templates/index'
+
+const RESET_VALID_MS = PASSWORD_RESET_VALID_MINUTES * 60 * 1000
+
+export const invalidResetToken = () =>
+  new AppError('NOT_FOUND', 'Invalid password reset token.', 404)
+
+/**
+ * A reset token is `<random>.<fingerprint>`: 256 random bits, plus an HMAC of the account's
+ * current password hash. The table keeps only the SHA-256 of the whole token. Because the
+ * fingerprint follows the password, any password change (a reset, the admin command, a future
+ * profile form) kills every link issued before it, with no bookkeeping.
+ */
+function fingerprint(secret: string, userId: number, passwordHash: string) {
+  return hmac(secret, `password-reset:${userId}:${passwordHash}`).slice(0, 22)
+}
+
+/**
+ * POST /auth/passwordreset/: mails a reset link when the address belongs to an account. The
+ * caller answers the same either way, so the form does not tell who is a member.
+ */
+export async function requestPasswordReset(deps: AppDeps, email: string): Promise<void> {
+  await transaction(deps, async (tx) => {
+    const [user] = await tx
+      .select({
+        id: users.id,
+        username: users.username,
+        email: users.email,
+        passwordHash: users.passwordHash,
+      })
+      .from(users)
+      .where(sql`lower(${users.email}) = ${email.trim().toLowerCase()}`)
+    if (!user) return
+    const token = `${randomToken(32)}.${fingerprint(deps.sessionSecret, user.id, user.passwordHash)}`
+    await tx.insert(passwordResetTokens).values({
+      userId: user.id,
+      tokenHash: sha256(token),
+      expiresAt: new Date(deps.clock.now().getTime() + RESET_VALID_MS),
+    })
+    const mail = passwordResetMail({
+      username: user.username,
+      resetUrl: appLink(deps.env.APP_URL, `/password-reset/${token}`),
+    })
+    await enqueueMail(tx, { kind: 'password-reset', to: user.email, ...mail })
+  })
+}
+
+/** The token's row and account when the token still works: unused, unexpired, same password. */
+async function findLiveToken(deps: AppDeps, tx: Tx, token: string, lock: boolean) {
+  const query = tx
+    .select({
+      id: passwordResetTokens.id,
+      userId: passwordResetTokens.userId,
+      expiresAt: passwordResetTokens.expiresAt,
+      usedAt: passwordResetTokens.usedAt,
+      passwordHash: users.passwordHash,
+    })
+    .from(passwordResetTokens)
+    .innerJoin(users, eq(users.id, passwordResetTokens.userId))
+    .where(eq(passwordResetTokens.tokenHash, sha256(token)))
+  const [row] = lock ? await query.for('update') : await query
+  if (!row || row.usedAt !== null) return undefined
+  if (row.expiresAt.getTime() <= deps.clock.now().getTime()) return undefined
+  const [, given] = token.split('.')
+  const expected = fingerprint(deps.sessionSecret, row.userId, row.passwordHash)
+  if (!given || !safeEqual(given, expected)) return undefined
+  return row
+}
+
+/** POST /auth/passwordreset/validate_token/ */
+export async function checkResetToken(deps: AppDeps, token: string): Promise<void> {
+  const row = await transaction(deps, (tx) => findLiveToken(deps, tx, token, false))
+  if (!row) throw invalidResetToken()
+}
+
+/**
+ * POST /auth/passwordreset/confirm/: sets the new password, uses the token up (with every other
+ * open link of the account) and ends every session of that account, in one transaction.
+ */
+export async function resetPassword(deps: AppDeps, token: string, password: string) {
+  // Hashing is slow on purpose; a token that cannot work is refused before paying for it.
+  await checkResetToken(deps, token)
+  const passwordHash = await hashPassword(password)
+  await transaction(deps, async (tx) => {
+    const row = await findLiveToken(deps, tx, token, true)
+    if (!row) throw invalidResetToken()
+    await tx.update(users).set({ passwordHash }).where(eq(users.id, row.userId))
+    await tx
+      .update(passwordResetTokens)
+      .set({ usedAt: sql`now()` })
+      .where(and(eq(passwordResetTokens.userId, row.userId), isNull(passwordResetTokens.usedAt)))
+    await tx.delete(sessions).where(eq(sessions.userId, row.userId))
+  })
+}

@@ -1,0 +1,20 @@
+import { appLink, renderMail, type RenderedMail } from './layout'
+
+/** Sent once an account exists: where to start, and the link that confirms the address. */
+export function welcomeMail(input: {
+  appUrl: string
+  username: string
+  confirmUrl: string
+}): RenderedMail {
+  return renderMail({
+    subject: 'Welcome to podclub',
+    greeting: `Hi ${input.username},`,
+    intro: [
+      'Welcome to podclub, a book club for podcasts. Members pick an episode, meet in a small group of up to nine on Zoom or in person, and talk it through.',
+      `Pick a podclub to join: ${appLink(input.appUrl, '/home?skipSplash=true')}`,
+      'One more thing: please confirm that this address is yours, so reminders and invites reach you.',
+    ],
+    action: { label: 'confirm my e-mail', url: input.confirmUrl },
+    outro: ['See you at the table.'],
+  })
+}
