@@ -29,7 +29,7 @@ export type OutboxWorkerDeps = {
   /**
    * How long a claim holds before another process may take the message over, on the assumption
    * that the claimer died. Renewed before each send, so it only has to outlast one send (the
-   * SMTP transport gives up within a minute). Default 5 minutes.
+   * SMTP transport gives up within SMTP_SEND_DEADLINE_MS, 15 s). Default 5 minutes.
    */
   lockMs?: number
 }
