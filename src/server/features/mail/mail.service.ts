@@ -28,12 +28,12 @@ const DUE_NOW = new Date(0)
  * Puts mail in the outbox; the worker delivers it. Takes the transaction of the change that
  * causes the mail (see `transaction()`): if it rolls back, the mail is never sent, and once it
  * commits, the mail survives a crash and the outbox is woken. Returns the ids of the new outbox
- * rows, in input order, leaving out messages whose dedupe key was already used.
+ * rows, in input order, leaving out messages whose dedupe key was already used (earlier, by a
+ * transaction that commits meanwhile, or earlier in the same list).
  */
 export async function enqueueMail(tx: Tx, mail: OutgoingMail | OutgoingMail[]): Promise<number[]> {
   const list = Array.isArray(mail) ? mail : [mail]
   if (list.length === 0) return []
-  noteMailEnqueued()
   const rows = await tx
     .insert(outboxMessages)
     .values(
@@ -49,6 +49,8 @@ export async function enqueueMail(tx: Tx, mail: OutgoingMail | OutgoingMail[]): 
     )
     .onConflictDoNothing({ target: outboxMessages.dedupeKey })
     .returning({ id: outboxMessages.id })
+  // Only new rows need the outbox woken: a message skipped for its dedupe key was queued before.
+  if (rows.length > 0) noteMailEnqueued()
   return rows.map((r) => r.id)
 }
 
