@@ -370,12 +370,13 @@ const CLEARED_BODIES = { textBody: '', htmlBody: null }
  * text). That makes it the same on every attempt and in every process, so a resend after a crash
  * carries the Message-ID of the first send, and different for row N of another install or of a
  * database that was reset, which a receiver would otherwise drop as a duplicate. Hashed, so the
- * header shows neither the creation time nor anything to guess the next message's ID from.
+ * header doesn't show when the message was created. (A random part drawn per attempt or per
+ * process would change on the resend after a crash, which is when a stable ID matters.)
  */
 const messageIdKeySql = sql<string>`${outboxMessages.id}::text || ':' || extract(epoch from ${outboxMessages.createdAt})::text`
 
 /** `<outbox-<id>.<16 characters of the message's key>@domain>`; see `messageIdKeySql`. */
-export function messageIdOf(msg: { id: number; messageIdKey: string }, domain: string): string {
+function messageIdOf(msg: { id: number; messageIdKey: string }, domain: string): string {
   const part = createHash('sha256').update(msg.messageIdKey).digest('base64url').slice(0, 16)
   return `<outbox-${msg.id}.${part}@${domain}>`
 }
