@@ -1,4 +1,4 @@
-import { desc, eq, sql } from 'drizzle-orm'
+import { and, desc, eq, inArray, isNotNull, lt, max, ne, notInArray, or, sql } from 'drizzle-orm'
 import type { Db, Tx } from '../../db/client'
 import { outboxAttempts, outboxMessages } from '../../db/schema/index'
 import { noteMailEnqueued } from '../../db/transaction'
@@ -30,12 +30,12 @@ const DUE_NOW = new Date(0)
  * Puts mail in the outbox; the worker delivers it. Takes the transaction of the change that
  * causes the mail (see `transaction()`): if it rolls back, the mail is never sent, and once it
  * commits, the mail survives a crash and the outbox is woken. Returns the ids of the new outbox
- * rows, in input order, leaving out messages whose dedupe key was already used.
+ * rows, in input order, leaving out messages whose dedupe key was already used (earlier, by a
+ * transaction that commits meanwhile, or earlier in the same list).
  */
 export async function enqueueMail(tx: Tx, mail: OutgoingMail | OutgoingMail[]): Promise<number[]> {
   const list = Array.isArray(mail) ? mail : [mail]
   if (list.length === 0) return []
-  noteMailEnqueued()
   const rows = await tx
     .insert(outboxMessages)
     .values(
@@ -52,6 +52,8 @@ export async function enqueueMail(tx: Tx, mail: OutgoingMail | OutgoingMail[]): 
     )
     .onConflictDoNothing({ target: outboxMessages.dedupeKey })
     .returning({ id: outboxMessages.id })
+  // Only new rows need the outbox woken: a message skipped for its dedupe key was queued before.
+  if (rows.length > 0) noteMailEnqueued()
   return rows.map((r) => r.id)
 }
 
@@ -64,12 +66,18 @@ export type EmailActivity = {
   success: boolean
 }
 
+/** How many messages the control panel's e-mail activity lists. */
+export const EMAIL_ACTIVITY_LIMIT = 50
+
 /**
  * The control panel's "Recent email activity": one row per message that has been tried at
  * least once, newest attempt first. A message still waiting for a retry shows as not (yet)
  * successful; messages never tried yet are left out, as there is nothing to report on them.
  */
-export async function listEmailActivity(db: Db, limit = 50): Promise<EmailActivity[]> {
+export async function listEmailActivity(
+  db: Db,
+  limit = EMAIL_ACTIVITY_LIMIT,
+): Promise<EmailActivity[]> {
   const lastAttempt = db
     .select({
       messageId: outboxAttempts.messageId,
@@ -100,4 +108,59 @@ export async function listEmailActivity(db: Db, limit = 50): Promise<EmailActivi
     subject: r.subject,
     success: r.status === 'delivered',
   }))
+}
+
+/** How long delivered and failed messages are kept, for the e-mail activity and for support. */
+export const OUTBOX_RETENTION_MS = 30 * 86_400_000
+
+const DONE = ['delivered', 'failed'] as const
+
+/**
+ * Deletes delivered and failed messages (their attempts go with them) whose last attempt is older
+ * than `retentionMs`, except those the e-mail activity still lists, so that a quiet club's panel
+ * doesn't empty out. Pending and sending messages are never deleted, however old. Also clears any
+ * bodies a done message still holds (rows finished before bodies were cleared on delivery).
+ * Safe to run from every process at once.
+ */
+export async function pruneOutbox(
+  db: Db,
+  opts: { now: Date; retentionMs?: number; keepRecent?: number },
+): Promise<{ deleted: number; bodiesCleared: number }> {
+  const cutoff = new Date(opts.now.getTime() - (opts.retentionMs ?? OUTBOX_RETENTION_MS))
+  // Ordered as listEmailActivity orders them.
+  const shown = db
+    .select({ id: outboxAttempts.messageId })
+    .from(outboxAttempts)
+    .groupBy(outboxAttempts.messageId)
+    .orderBy(desc(max(outboxAttempts.attemptedAt)), desc(outboxAttempts.messageId))
+    .limit(opts.keepRecent ?? EMAIL_ACTIVITY_LIMIT)
+  const lastActivity = sql`coalesce(
+    (select max(${outboxAttempts.attemptedAt}) from ${outboxAttempts}
+      where ${outboxAttempts.messageId} = ${outboxMessages.id}),
+    ${outboxMessages.deliveredAt},
+    ${outboxMessages.createdAt})`
+
+  return db.transaction(async (tx) => {
+    const deleted = await tx
+      .delete(outboxMessages)
+      .where(
+        and(
+          inArray(outboxMessages.status, DONE),
+          lt(lastActivity, sql`${cutoff.toISOString()}::timestamptz`),
+          notInArray(outboxMessages.id, shown),
+        ),
+      )
+      .returning({ id: outboxMessages.id })
+    const cleared = await tx
+      .update(outboxMessages)
+      .set({ textBody: '', htmlBody: null })
+      .where(
+        and(
+          inArray(outboxMessages.status, DONE),
+          or(ne(outboxMessages.textBody, ''), isNotNull(outboxMessages.htmlBody)),
+        ),
+      )
+      .returning({ id: outboxMessages.id })
+    return { deleted: deleted.length, bodiesCleared: cleared.length }
+  })
 }

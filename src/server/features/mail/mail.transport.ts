@@ -17,33 +17,60 @@ export type MailTransport = {
 }
 
 /**
- * Sends through the SMTP server of `smtpUrl` (`smtp://user:pass@host:587`, `smtps://...`),
- * one connection per message. Query parameters of the URL override the options below, so an
- * operator can tune a timeout without a code change.
+ * How long one send may take in all, whatever the server does. main.ts exits by force 25 s after
+ * a shutdown begins, and the worker's stop() waits for the send in flight: 15 s leaves that wait,
+ * recording the outcome and closing the rest ample room. The per-phase timeouts below don't bound
+ * the whole on their own, as a server that answers every command just before `socketTimeout`
+ * would keep a send going for minutes.
  */
-export function createSmtpTransport(smtpUrl: string): MailTransport {
+export const SMTP_SEND_DEADLINE_MS = 15_000
+
+/**
+ * Sends through the SMTP server of `smtpUrl` (`smtp://user:pass@host:587`, `smtps://...`),
+ * one connection per message. Query parameters of the URL override the timeouts below, so an
+ * operator can tune one without a code change; the deadline of a whole send stays.
+ */
+export function createSmtpTransport(
+  smtpUrl: string,
+  opts: {
+    /** Gives up on a send after this long, closing its connection. Default SMTP_SEND_DEADLINE_MS. */
+    sendDeadlineMs?: number
+  } = {},
+): MailTransport {
+  const deadlineMs = opts.sendDeadlineMs ?? SMTP_SEND_DEADLINE_MS
   const transporter = createTransport({
     url: smtpUrl,
     // Nodemailer's defaults (2 min to connect, 10 min of silence) would hold a worker batch, and
-    // with it a graceful shutdown, far longer than a dead server deserves.
-    connectionTimeout: 15_000,
-    greetingTimeout: 15_000,
-    socketTimeout: 20_000,
-    dnsTimeout: 10_000,
+    // with it a graceful shutdown, far longer than a dead server deserves. connectionTimeout
+    // covers the DNS lookup and the greeting too.
+    connectionTimeout: 5_000,
+    greetingTimeout: 5_000,
+    dnsTimeout: 5_000,
+    socketTimeout: 10_000,
     // Bodies are our own strings; nothing should make the mailer read files or fetch URLs.
     disableFileAccess: true,
     disableUrlAccess: true,
   })
   return {
     async send(msg) {
-      await transporter.sendMail({
-        from: msg.from,
-        to: msg.to,
-        subject: msg.subject,
-        text: msg.text,
-        ...(msg.html === undefined ? {} : { html: msg.html }),
-        messageId: msg.messageId,
-      })
+      const deadline = AbortSignal.timeout(deadlineMs)
+      try {
+        await transporter.sendMail({
+          from: msg.from,
+          to: msg.to,
+          subject: msg.subject,
+          text: msg.text,
+          ...(msg.html === undefined ? {} : { html: msg.html }),
+          messageId: msg.messageId,
+          // Aborting closes the connection of this message.
+          signal: deadline,
+        })
+      } catch (err) {
+        if (deadline.aborted) {
+          throw new Error(`SMTP send gave up after ${deadlineMs} ms`, { cause: err })
+        }
+        throw err
+      }
     },
     close: () => transporter.close(),
   }

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { Database, Db } from '../../db/client'
 import { outboxAttempts, outboxMessages } from '../../db/schema/index'
@@ -42,6 +42,10 @@ function worker(overrides: Partial<OutboxWorkerDeps> = {}) {
   })
 }
 
+/** `<outbox-<id>.<16 opaque characters>@podclub.test>` */
+const messageIdPattern = (id: number) =>
+  new RegExp(`^<outbox-${id}\\.[A-Za-z0-9_-]{16}@podclub\\.test>$`)
+
 function mail(subject: string, overrides: Partial<OutgoingMail> = {}): OutgoingMail {
   return { to: 'ada@example.org', subject, text: `Body of ${subject}`, kind: 'test', ...overrides }
 }
@@ -81,10 +85,16 @@ function gatedTransport() {
 async function smtpDown(): Promise<() => Promise<void>> {
   const port = smtp.port
   await smtp.stop()
-  return async () => {
+  const bringBack = async () => {
+    if (smtpBack !== bringBack) return
+    smtpBack = undefined
     smtp = await startTestSmtp({ port })
   }
+  smtpBack = bringBack
+  return bringBack
 }
+/** Set while the SMTP server is down, so that a failed test doesn't leave it down for the next. */
+let smtpBack: (() => Promise<void>) | undefined
 
 beforeAll(async () => {
   database = await createTestDatabase()
@@ -100,14 +110,18 @@ afterAll(async () => {
 })
 
 beforeEach(async () => {
+  await smtpBack?.()
   await db.delete(outboxMessages)
   smtp.messages.length = 0
   clock.set(START)
 })
 
 describe('outbox worker', () => {
-  it('delivers committed mail through SMTP with a stable Message-ID', async () => {
-    const [id] = await enqueueInOwnTransaction(db, mail('Welcome to podclub'))
+  it('delivers committed mail through SMTP, then forgets its bodies', async () => {
+    const [id] = await enqueueInOwnTransaction(
+      db,
+      mail('Welcome to podclub', { html: '<p>Body of Welcome to podclub</p>' }),
+    )
 
     const result = await worker().runOnce()
 
@@ -116,10 +130,14 @@ describe('outbox worker', () => {
     expect(received.to).toEqual(['ada@example.org'])
     expect(received.from).toBe('noreply@podclub.test')
     expect(received.text.trim()).toBe('Body of Welcome to podclub')
-    expect(received.messageId).toBe(`<outbox-${id}@podclub.test>`)
+    expect(received.messageId).toMatch(messageIdPattern(id!))
     const delivered = await row(id!)
     expect(delivered.status).toBe('delivered')
     expect(delivered.attempts).toBe(1)
+    // What was sent is not kept: a reset or vote link must not outlive its delivery.
+    expect(delivered.textBody).toBe('')
+    expect(delivered.htmlBody).toBeNull()
+    expect(delivered.subject).toBe('Welcome to podclub')
     expect(delivered.deliveredAt?.toISOString()).toBe(START)
     expect(delivered.lockedUntil).toBeNull()
     expect((await attemptsOf(id!)).map((a) => a.success)).toEqual([true])
@@ -152,6 +170,8 @@ describe('outbox worker', () => {
     const waiting = await row(id!)
     expect(waiting.status).toBe('pending')
     expect(waiting.attempts).toBe(1)
+    // Kept for the retry.
+    expect(waiting.textBody).toBe('Body of Reset your password')
     expect(waiting.nextAttemptAt.getTime()).toBe(new Date(START).getTime() + 30_000)
     expect(waiting.lastError).toMatch(/ECONNREFUSED|connect/i)
     expect(await attemptsOf(id!)).toMatchObject([{ success: false }])
@@ -201,9 +221,11 @@ describe('outbox worker', () => {
     clock.advance(lockMs + 1)
     expect(await w.runOnce()).toEqual({ delivered: 1, retried: 0, failed: 0 })
     const received = await smtp.waitFor((m) => m.subject === 'Orphaned')
-    // The same Message-ID the dead process would have used, so a receiver can drop a duplicate.
-    expect(received.messageId).toBe(`<outbox-${id}@podclub.test>`)
-    expect((await row(id!)).status).toBe('delivered')
+    expect(received.messageId).toMatch(messageIdPattern(id!))
+    const delivered = await row(id!)
+    expect(delivered.status).toBe('delivered')
+    // The take-over is the message's first counted attempt: the dead process's claim predates it.
+    expect(delivered.attempts).toBe(1)
   })
 
   it('does not record over a worker that took the message over while the first one hung', async () => {
@@ -228,10 +250,92 @@ describe('outbox worker', () => {
 
     const delivered = await row(id!)
     expect(delivered.status).toBe('delivered')
-    expect(delivered.attempts).toBe(1)
+    // Two claims, two sends: both count, though only the owner's outcome is recorded.
+    expect(delivered.attempts).toBe(2)
     expect(await attemptsOf(id!)).toHaveLength(1)
-    const ids = new Set(smtp.messages.map((m) => m.messageId))
-    expect(ids).toEqual(new Set([`<outbox-${id}@podclub.test>`]))
+    // Both sends carry the same Message-ID, so a receiver can drop the duplicate.
+    const ids = [...new Set(smtp.messages.map((m) => m.messageId))]
+    expect(ids).toHaveLength(1)
+    expect(ids[0]).toMatch(messageIdPattern(id!))
+  })
+
+  it('counts an attempt at the claim, so a send that never reports back is not retried forever', async () => {
+    const lockMs = 60_000
+    const [id] = await enqueueInOwnTransaction(
+      db,
+      mail('Crashes the sender', { html: '<p>secret link</p>' }),
+    )
+    // Each of these workers claims the message and then hangs mid-send, as a process that
+    // crashed would: its outcome is never recorded, and the next one takes over after the lock.
+    const hung = [gatedTransport(), gatedTransport()]
+    const hungRuns = []
+    for (const gated of hung) {
+      hungRuns.push(worker({ transport: gated.transport, lockMs, maxAttempts: 2 }).runOnce())
+      await gated.started
+      clock.advance(lockMs + 1)
+    }
+    expect((await row(id!)).attempts).toBe(2)
+
+    const log = makeLog()
+    expect(await worker({ lockMs, maxAttempts: 2, log }).runOnce()).toEqual({
+      delivered: 0,
+      retried: 0,
+      failed: 1,
+    })
+
+    const failed = await row(id!)
+    expect(failed).toMatchObject({ status: 'failed', attempts: 2, textBody: '', htmlBody: null })
+    expect(failed.lockedUntil).toBeNull()
+    expect(failed.lastError).toMatch(/without a recorded outcome/)
+    expect(log.entries.filter((e) => e.level === 'error')).toHaveLength(1)
+    // The give-up shows in the control panel's e-mail activity.
+    expect(await listEmailActivity(db)).toMatchObject([
+      { subject: 'Crashes the sender', success: false, date_created: clock.now().toISOString() },
+    ])
+
+    // The hung sends finally return: they no longer own the message and change nothing.
+    for (const gated of hung) gated.release()
+    for (const run of hungRuns) expect(await run).toEqual({ delivered: 0, retried: 0, failed: 0 })
+    expect(await row(id!)).toMatchObject({ status: 'failed', attempts: 2 })
+    expect(await worker({ lockMs, maxAttempts: 2 }).runOnce()).toEqual({
+      delivered: 0,
+      retried: 0,
+      failed: 0,
+    })
+  })
+
+  it('gives up on a message left in sending with all its attempts used', async () => {
+    const [id] = await enqueueInOwnTransaction(db, mail('Left behind'))
+    // A process claimed it for its last attempt, then could not record the outcome.
+    await db
+      .update(outboxMessages)
+      .set({ status: 'sending', attempts: 3, lockedUntil: new Date(new Date(START).getTime() - 1) })
+      .where(eq(outboxMessages.id, id!))
+
+    expect(await worker({ maxAttempts: 3 }).runOnce()).toEqual({
+      delivered: 0,
+      retried: 0,
+      failed: 1,
+    })
+    expect(smtp.messages).toHaveLength(0)
+    expect(await row(id!)).toMatchObject({ status: 'failed', attempts: 3, textBody: '' })
+  })
+
+  it('gives the same row number of another database a different Message-ID', async () => {
+    const [first] = await enqueueInOwnTransaction(db, mail('Before the reset'))
+    await worker().runOnce()
+    // As after restoring an empty database, or on a second install with the same MAIL_FROM.
+    await db.delete(outboxMessages)
+    await db.execute(sql`select setval('outbox_messages_id_seq', ${first!}, false)`)
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    const [again] = await enqueueInOwnTransaction(db, mail('After the reset'))
+    expect(again).toBe(first)
+    await worker().runOnce()
+
+    const [before, after] = smtp.messages
+    expect(before!.messageId).toMatch(messageIdPattern(first!))
+    expect(after!.messageId).toMatch(messageIdPattern(first!))
+    expect(after!.messageId).not.toBe(before!.messageId)
   })
 
   it('delivers each message exactly once when two workers run at the same time', async () => {
@@ -276,6 +380,8 @@ describe('outbox worker', () => {
     const failed = await row(failingId!)
     expect(failed.status).toBe('failed')
     expect(failed.attempts).toBe(3)
+    expect(failed.textBody).toBe('')
+    expect(failed.htmlBody).toBeNull()
     expect((await attemptsOf(failingId!)).map((a) => a.success)).toEqual([false, false, false])
     expect(log.entries.filter((e) => e.level === 'error')).toHaveLength(1)
 
@@ -323,6 +429,8 @@ describe('outbox worker', () => {
     const handedBack = await row(secondId!)
     expect(handedBack.status).toBe('pending')
     expect(handedBack.lockedUntil).toBeNull()
+    // It was never tried, so its claim doesn't use up an attempt.
+    expect(handedBack.attempts).toBe(0)
 
     // A stopped worker sends nothing more; the next process picks the message up.
     expect(await w.runOnce()).toEqual({ delivered: 0, retried: 0, failed: 0 })

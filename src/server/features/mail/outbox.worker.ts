@@ -1,4 +1,5 @@
-import { and, asc, eq, inArray, lt, lte, or } from 'drizzle-orm'
+import { createHash } from 'node:crypto'
+import { and, asc, eq, getTableColumns, inArray, lt, lte, or, sql } from 'drizzle-orm'
 import type { Db } from '../../db/client'
 import { outboxAttempts, outboxMessages } from '../../db/schema/index'
 import type { Clock } from '../../lib/clock'
@@ -19,12 +20,16 @@ export type OutboxWorkerDeps = {
   log: Logger
   /** Messages claimed per run. Default 10. */
   batchSize?: number
-  /** Attempts before a message is marked failed. Default 8, about an hour of retries. */
+  /**
+   * Attempts before a message is marked failed. Default 8, about an hour of retries. An attempt
+   * counts when the message is claimed, so a send whose outcome never got recorded (the process
+   * died, or the database refused the update) counts too.
+   */
   maxAttempts?: number
   /**
    * How long a claim holds before another process may take the message over, on the assumption
    * that the claimer died. Renewed before each send, so it only has to outlast one send (the
-   * SMTP transport gives up within a minute). Default 5 minutes.
+   * SMTP transport gives up within SMTP_SEND_DEADLINE_MS, 15 s). Default 5 minutes.
    */
   lockMs?: number
 }
@@ -70,7 +75,8 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
   let running = false
   let wakeRequested = false
 
-  type Claimed = typeof outboxMessages.$inferSelect
+  /** A claimed row; `attempts` already counts the attempt this claim is for. */
+  type Claimed = typeof outboxMessages.$inferSelect & { messageIdKey: string }
 
   async function claimBatch(now: Date): Promise<Claimed[]> {
     const due = db
@@ -88,11 +94,18 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
       // Other processes skip what we lock here instead of waiting, then claiming it again.
       .for('update', { skipLocked: true })
 
+    // The attempt is counted here, not once the send returns: a message whose outcome is never
+    // recorded (a crash mid-send, a database error on the way back) still uses up its attempts,
+    // instead of being taken over and sent again forever.
     const rows = await db
       .update(outboxMessages)
-      .set({ status: 'sending', lockedUntil: new Date(now.getTime() + lockMs) })
+      .set({
+        status: 'sending',
+        lockedUntil: new Date(now.getTime() + lockMs),
+        attempts: sql`${outboxMessages.attempts} + 1`,
+      })
       .where(inArray(outboxMessages.id, due))
-      .returning()
+      .returning({ ...getTableColumns(outboxMessages), messageIdKey: messageIdKeySql })
     return rows.sort((a, b) => a.id - b.id)
   }
 
@@ -119,11 +132,12 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
     return rows.length > 0 ? renewed : undefined
   }
 
+  /** Hands unsent messages back, with the attempt their claim counted taken back too. */
   async function release(msgs: Claimed[], lockedUntil: Date): Promise<void> {
     for (const msg of msgs) {
       await db
         .update(outboxMessages)
-        .set({ status: 'pending', lockedUntil: null })
+        .set({ status: 'pending', lockedUntil: null, attempts: msg.attempts - 1 })
         .where(ours(msg.id, lockedUntil))
     }
   }
@@ -136,9 +150,9 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
         .set({
           status: 'delivered',
           deliveredAt: now,
-          attempts: msg.attempts + 1,
           lockedUntil: null,
           lastError: null,
+          ...CLEARED_BODIES,
         })
         .where(ours(msg.id, lockedUntil))
         .returning({ id: outboxMessages.id })
@@ -154,17 +168,18 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
     error: string,
   ): Promise<'retried' | 'failed' | 'lost'> {
     const now = clock.now()
-    const attempts = msg.attempts + 1
-    const givesUp = attempts >= maxAttempts
+    // Counted when the message was claimed: this failure is attempt number `msg.attempts`.
+    const givesUp = msg.attempts >= maxAttempts
     return db.transaction(async (tx) => {
       const rows = await tx
         .update(outboxMessages)
         .set({
           status: givesUp ? 'failed' : 'pending',
-          attempts,
           lastError: error,
           lockedUntil: null,
-          ...(givesUp ? {} : { nextAttemptAt: new Date(now.getTime() + retryDelayMs(attempts)) }),
+          ...(givesUp
+            ? CLEARED_BODIES
+            : { nextAttemptAt: new Date(now.getTime() + retryDelayMs(msg.attempts)) }),
         })
         .where(ours(msg.id, lockedUntil))
         .returning({ id: outboxMessages.id })
@@ -176,58 +191,109 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
     })
   }
 
+  /**
+   * For a message claimed once more after all its attempts were used up, each of them lost
+   * before its outcome was recorded: it is not sent again. The attempt this claim counted is
+   * taken back (nothing was tried), and the give-up is recorded as a failed attempt so that the
+   * control panel's e-mail activity shows it.
+   */
+  async function giveUp(msg: Claimed, lockedUntil: Date): Promise<boolean> {
+    const now = clock.now()
+    const error = `gave up after ${msg.attempts - 1} attempts without a recorded outcome`
+    return db.transaction(async (tx) => {
+      const rows = await tx
+        .update(outboxMessages)
+        .set({
+          status: 'failed',
+          attempts: msg.attempts - 1,
+          lastError: error,
+          lockedUntil: null,
+          ...CLEARED_BODIES,
+        })
+        .where(ours(msg.id, lockedUntil))
+        .returning({ id: outboxMessages.id })
+      if (rows.length === 0) return false
+      await tx
+        .insert(outboxAttempts)
+        .values({ messageId: msg.id, success: false, error, attemptedAt: now })
+      return true
+    })
+  }
+
+  /** Tries one claimed message once and records the outcome in `result`. */
+  async function processMessage(msg: Claimed, result: OutboxRunResult): Promise<void> {
+    const claimedUntil = msg.lockedUntil!
+    if (msg.attempts > maxAttempts) {
+      if (await giveUp(msg, claimedUntil)) {
+        result.failed++
+        log.error(
+          { outboxId: msg.id, kind: msg.kind, attempts: msg.attempts - 1 },
+          'outbox: no outcome recorded for any attempt, gave up',
+        )
+      }
+      return
+    }
+    const lockedUntil = await renewLock(msg, claimedUntil)
+    if (!lockedUntil) {
+      log.warn({ outboxId: msg.id }, 'outbox: message taken over by another worker, skipped')
+      return
+    }
+
+    let sendError: unknown
+    try {
+      await transport.send({
+        from,
+        to: msg.toAddress,
+        subject: msg.subject,
+        text: msg.textBody,
+        ...(msg.htmlBody === null ? {} : { html: msg.htmlBody }),
+        messageId: messageIdOf(msg, messageIdDomain),
+      })
+    } catch (err) {
+      sendError = err ?? new Error('unknown error')
+    }
+
+    if (sendError === undefined) {
+      if (await recordSuccess(msg, lockedUntil)) {
+        result.delivered++
+        log.info({ outboxId: msg.id, kind: msg.kind }, 'outbox: e-mail delivered')
+      } else {
+        log.warn({ outboxId: msg.id }, 'outbox: delivered, but the claim was lost meanwhile')
+      }
+      return
+    }
+
+    const error = describeError(sendError)
+    const outcome = await recordFailure(msg, lockedUntil, error)
+    const fields = { outboxId: msg.id, kind: msg.kind, attempt: msg.attempts, error }
+    if (outcome === 'retried') {
+      result.retried++
+      log.warn(fields, 'outbox: sending failed, will retry')
+    } else if (outcome === 'failed') {
+      result.failed++
+      log.error(fields, 'outbox: sending failed for good')
+    } else {
+      log.warn(fields, 'outbox: sending failed, and the claim was lost meanwhile')
+    }
+  }
+
   async function processBatch(): Promise<OutboxRunResult> {
     const result: OutboxRunResult = { delivered: 0, retried: 0, failed: 0 }
     if (stopped) return result
     const batch = await claimBatch(clock.now())
 
     for (const [index, msg] of batch.entries()) {
-      const claimedUntil = msg.lockedUntil!
       if (stopped) {
-        await release(batch.slice(index), claimedUntil)
+        await release(batch.slice(index), msg.lockedUntil!)
         break
       }
-      const lockedUntil = await renewLock(msg, claimedUntil)
-      if (!lockedUntil) {
-        log.warn({ outboxId: msg.id }, 'outbox: message taken over by another worker, skipped')
-        continue
-      }
-
-      let sendError: unknown
       try {
-        await transport.send({
-          from,
-          to: msg.toAddress,
-          subject: msg.subject,
-          text: msg.textBody,
-          ...(msg.htmlBody === null ? {} : { html: msg.htmlBody }),
-          messageId: `<outbox-${msg.id}@${messageIdDomain}>`,
-        })
+        await processMessage(msg, result)
       } catch (err) {
-        sendError = err ?? new Error('unknown error')
-      }
-
-      if (sendError === undefined) {
-        if (await recordSuccess(msg, lockedUntil)) {
-          result.delivered++
-          log.info({ outboxId: msg.id, kind: msg.kind }, 'outbox: e-mail delivered')
-        } else {
-          log.warn({ outboxId: msg.id }, 'outbox: delivered, but the claim was lost meanwhile')
-        }
-        continue
-      }
-
-      const error = describeError(sendError)
-      const outcome = await recordFailure(msg, lockedUntil, error)
-      const fields = { outboxId: msg.id, kind: msg.kind, attempt: msg.attempts + 1, error }
-      if (outcome === 'retried') {
-        result.retried++
-        log.warn(fields, 'outbox: sending failed, will retry')
-      } else if (outcome === 'failed') {
-        result.failed++
-        log.error(fields, 'outbox: sending failed for good')
-      } else {
-        log.warn(fields, 'outbox: sending failed, and the claim was lost meanwhile')
+        // Most likely the database went away. The rest of the batch was not tried: hand it back
+        // (attempts included) if we still can, rather than leave it locked with attempts spent.
+        await release(batch.slice(index + 1), msg.lockedUntil!).catch(() => {})
+        throw err
       }
     }
     return result
@@ -288,6 +354,31 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
       await tail
     },
   }
+}
+
+/**
+ * A delivered or failed message keeps its address, subject and outcome (the e-mail activity
+ * shows them) but not its bodies: a password-reset or vote link has no business outliving its
+ * delivery. Cleared in the same update that records the outcome.
+ */
+const CLEARED_BODIES = { textBody: '', htmlBody: null }
+
+/**
+ * The per-message part of the Message-ID, read with the claim. There is no column to keep a
+ * random value in, so it is derived from what never changes on a row: its id and the instant it
+ * was created, to the microsecond (as epoch seconds, so the session's time zone can't change the
+ * text). That makes it the same on every attempt and in every process, so a resend after a crash
+ * carries the Message-ID of the first send, and different for row N of another install or of a
+ * database that was reset, which a receiver would otherwise drop as a duplicate. Hashed, so the
+ * header doesn't show when the message was created. (A random part drawn per attempt or per
+ * process would change on the resend after a crash, which is when a stable ID matters.)
+ */
+const messageIdKeySql = sql<string>`${outboxMessages.id}::text || ':' || extract(epoch from ${outboxMessages.createdAt})::text`
+
+/** `<outbox-<id>.<16 characters of the message's key>@domain>`; see `messageIdKeySql`. */
+function messageIdOf(msg: { id: number; messageIdKey: string }, domain: string): string {
+  const part = createHash('sha256').update(msg.messageIdKey).digest('base64url').slice(0, 16)
+  return `<outbox-${msg.id}.${part}@${domain}>`
 }
 
 function domainOf(address: string): string {

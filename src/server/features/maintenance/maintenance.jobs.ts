@@ -2,12 +2,14 @@ import { and, isNotNull, lt, or } from 'drizzle-orm'
 import type { Db } from '../../db/client'
 import { passwordResetTokens, rateLimits, sessions } from '../../db/schema/index'
 import type { Clock } from '../../lib/clock'
+import { pruneOutbox } from '../mail/mail.service'
 
 const DAY_MS = 86_400_000
 
 /**
- * Deletes what has run out: sessions past their expiry, rate-limit counters past theirs, and
- * reset tokens that expired or were used more than a day ago. Safe to run from every process.
+ * Deletes what has run out: sessions past their expiry, rate-limit counters past theirs, reset
+ * tokens that expired or were used more than a day ago, and delivered or failed e-mails past the
+ * outbox's retention (see `pruneOutbox`). Safe to run from every process.
  */
 export const pruneExpiredJob = {
   id: 'prune-expired',
@@ -32,6 +34,7 @@ export const pruneExpiredJob = {
         .returning({ id: passwordResetTokens.id })
       return { sessions: s.length, rateLimits: r.length, resetTokens: t.length }
     })
-    return deleted
+    const outbox = await pruneOutbox(deps.db, { now })
+    return { ...deleted, outboxMessages: outbox.deleted, outboxBodiesCleared: outbox.bodiesCleared }
   },
 }
