@@ -182,8 +182,8 @@ async function main() {
     try {
       clearInterval(maintenance)
       clearInterval(reminders)
-      await app.close()
-      await outbox.stop()
+      // Both at once: while requests finish, the worker must not start more of its batch.
+      await Promise.all([app.close(), outbox.stop()])
       transport.close()
       redis?.disconnect()
       await database.close()

@@ -266,6 +266,13 @@ describe('blasts', () => {
     expect(one.textBody).toContain(a.episodeTitle)
     expect(one.textBody).toContain(`http://podclub.test/podclubs/${c.id}`)
     expect(one.headers?.['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click')
+    // The headers travel with the message to the mail server.
+    let delivered = await t.deliverMail()
+    while (delivered.length > 0 && !delivered.some((m) => m.headers?.['List-Unsubscribe'])) {
+      delivered = await t.deliverMail()
+    }
+    const sentBlast = delivered.find((m) => m.headers?.['List-Unsubscribe'])
+    expect(sentBlast?.headers?.['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click')
     expect(one.headers?.['List-Unsubscribe']).toMatch(
       /^<http:\/\/podclub\.test\/unsubscribe\/one-click\/\d+\/[\w-]+>$/,
     )

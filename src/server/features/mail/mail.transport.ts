@@ -6,6 +6,8 @@ export type OutboundMessage = {
   subject: string
   text: string
   html?: string
+  /** Extra headers, such as List-Unsubscribe on a blast. */
+  headers?: Record<string, string>
   /** `<...@domain>`; stays the same on every attempt, so receivers can spot a resend. */
   messageId: string
 }
@@ -61,6 +63,7 @@ export function createSmtpTransport(
           subject: msg.subject,
           text: msg.text,
           ...(msg.html === undefined ? {} : { html: msg.html }),
+          ...(msg.headers ? { headers: msg.headers } : {}),
           messageId: msg.messageId,
           // Aborting closes the connection of this message.
           signal: deadline,

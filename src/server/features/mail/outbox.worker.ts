@@ -247,6 +247,7 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
         subject: msg.subject,
         text: msg.textBody,
         ...(msg.htmlBody === null ? {} : { html: msg.htmlBody }),
+        ...(msg.headers ? { headers: msg.headers } : {}),
         messageId: messageIdOf(msg, messageIdDomain),
       })
     } catch (err) {
