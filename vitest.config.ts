@@ -47,6 +47,8 @@ export default defineConfig({
           name: 'server',
           environment: 'node',
           include: serverTests,
+          // `*.pg.test.ts` are about the PostgreSQL server alone (pool limits): that run only.
+          exclude: ['**/*.pg.test.ts'],
           globalSetup: ['src/server/testing/global-setup.ts'],
           setupFiles: ['src/server/testing/setup.ts'],
           testTimeout: 20_000,

@@ -13,7 +13,7 @@ async function firstRow<T>(db: Db, query: ReturnType<typeof sql>): Promise<T> {
 }
 
 // PostgreSQL only: PGlite runs in this process and has no pool, no connection and no timeouts.
-describe.runIf(process.env.TEST_ENGINE === 'postgres')('PostgreSQL pool timeouts', () => {
+describe('PostgreSQL pool timeouts', () => {
   const adminUrl = process.env.TEST_DATABASE_URL ?? ''
   const name = `podclub_test_${randomBytes(6).toString('hex')}`
   let url = ''
