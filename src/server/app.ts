@@ -144,7 +144,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
   function sendFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
     const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500
     if (status >= 500) request.log.error({ err: error }, 'request refused by the router')
-    reply.status(status)
+    reply.status(status).header('cache-control', 'no-store')
     if (isApiPath(request.url) || status >= 500) {
       reply.type('application/json; charset=utf-8')
       setSecurityHeaders(reply, { hsts })
@@ -154,7 +154,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
           : { detail: 'Bad request.', code: 'BAD_REQUEST' },
       )
     }
-    reply.type('text/html; charset=utf-8').header('cache-control', 'no-store')
+    reply.type('text/html; charset=utf-8')
     setSecurityHeaders(reply, { hsts })
     return reply.send(BAD_REQUEST_PAGE)
   }
@@ -182,8 +182,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
     },
     transform: jsonSchemaTransform,
   })
-  // Swagger UI sets its own policy on what it sends (its hook runs after the app's, which keeps
-  // a policy already set, so either order gives the docs theirs).
+  // Swagger UI puts its own policy (staticCSP) on what it serves, in place of the app's.
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: DOCS_CSP })
   await app.register(async (spec) => {
     await spec.register(compress, API_COMPRESSION)

@@ -241,6 +241,7 @@ describe('a URL that cannot be decoded', () => {
     expect(res.statusCode).toBe(400)
     expect(res.headers['content-type']).toMatch(/^application\/json/)
     expect(res.json()).toEqual({ detail: 'Bad request.', code: 'BAD_REQUEST' })
+    expect(res.headers['cache-control']).toBe('no-store')
     expectCommonHeaders(res)
     expect(res.headers['content-security-policy']).toContain("default-src 'none'")
   })
