@@ -1,15 +1,24 @@
 import { existsSync } from 'node:fs'
+import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import compress, { type FastifyCompressOptions } from '@fastify/compress'
 import fastifyStatic from '@fastify/static'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
-import Fastify, { type FastifyServerOptions } from 'fastify'
+import Fastify, {
+  type FastifyError,
+  type FastifyPluginAsync,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify'
 import {
   jsonSchemaTransform,
   serializerCompiler,
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod'
+import { INTERNAL_ERROR_MESSAGE } from '#contract/common'
 import type { AppDeps } from './deps'
 import { accountsRoutes } from './features/accounts/accounts.routes'
 import { authRoutes } from './features/auth/auth.routes'
@@ -40,6 +49,38 @@ const PAGE_CSP = [
   "frame-ancestors 'none'",
 ].join('; ')
 
+/**
+ * Swagger UI at /api/docs, and nothing more: its own script files (no inline script, no eval),
+ * the <style> element it injects, its icons as data: SVG images, and fetch for the spec and
+ * "Try it out". Checked in Chromium: the page draws, runs a call and opens Authorize with no
+ * violation; without 'unsafe-inline' or data: it logs violations. See docs/decisions/005.
+ */
+const DOCS_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ')
+
+/** Anything that is not a page (JSON, scripts, images) runs nothing when opened on its own. */
+const NON_PAGE_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'"
+
+/** Features the club never uses, refused for the page and anything it might embed. */
+const PERMISSIONS_POLICY = 'camera=(), microphone=(), geolocation=(), browsing-topics=()'
+
+/** Clients that accept brotli get it (smaller), others gzip; answers under 1 KiB go as they are. */
+const API_COMPRESSION: FastifyCompressOptions = {
+  encodings: ['br', 'gzip'],
+  threshold: 1024,
+  // Request bodies stay plain JSON: a compressed upload is never needed, and refusing it keeps
+  // the body limit about the bytes that arrive.
+  globalDecompression: false,
+}
+
 export const clientDistDir = fileURLToPath(new URL('../../dist/client', import.meta.url))
 
 export type BuildAppOptions = {
@@ -47,7 +88,40 @@ export type BuildAppOptions = {
   loggerInstance?: FastifyServerOptions['loggerInstance']
   /** Serve the built page from dist/client (main.ts turns this on; API tests leave it off). */
   serveClient?: boolean
+  /** Where the built page is; dist/client unless a test brings its own. */
+  clientDir?: string
+  /** Tests only: routes added inside the API scope, after the features, to see what it adds. */
+  extraApiRoutes?: FastifyPluginAsync
 }
+
+/**
+ * The headers every answer carries, including the ones Fastify writes before any route or hook
+ * runs (a URL it cannot decode). The CSP follows what is sent: an HTML answer is the page unless
+ * its handler set a policy of its own (the API docs), anything else runs nothing.
+ */
+function setSecurityHeaders(reply: FastifyReply, { hsts }: { hsts: boolean }) {
+  reply.header('x-content-type-options', 'nosniff')
+  reply.header('referrer-policy', 'same-origin')
+  reply.header('x-frame-options', 'DENY')
+  reply.header('permissions-policy', PERMISSIONS_POLICY)
+  reply.header('cross-origin-opener-policy', 'same-origin')
+  // Only over https: a browser that saw it on plain http would ignore it anyway, and a local
+  // http://localhost run must not teach the browser to refuse http for that host.
+  if (hsts) reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains')
+  if (!reply.hasHeader('content-security-policy')) {
+    const isHtml = String(reply.getHeader('content-type') ?? '').startsWith('text/html')
+    reply.header('content-security-policy', isHtml ? PAGE_CSP : NON_PAGE_CSP)
+  }
+}
+
+/** Paths the API answers; everything else is the page's. */
+function isApiPath(url: string) {
+  return url === '/api' || url.startsWith('/api/') || url.startsWith('/api?')
+}
+
+const BAD_REQUEST_PAGE =
+  '<!doctype html><html lang="en"><meta charset="utf-8"><title>Bad request</title>' +
+  '<p>This address is not valid. <a href="/">Go to podclub</a></p></html>'
 
 /** A hop count believes that many proxies nearest to us; a list believes those addresses. */
 function trustProxyOption(setting: AppDeps['env']['TRUST_PROXY']) {
@@ -56,17 +130,45 @@ function trustProxyOption(setting: AppDeps['env']['TRUST_PROXY']) {
 }
 
 export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
+  const hsts = new URL(deps.env.APP_URL).protocol === 'https:'
+  const clientDir = options.clientDir ?? clientDistDir
   const app = Fastify({
     ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: false }),
     trustProxy: trustProxyOption(deps.env.TRUST_PROXY),
     bodyLimit: 256 * 1024,
     // Graceful shutdown: close() stops accepting, lets requests in flight finish.
     forceCloseConnections: 'idle',
+    // A URL Fastify cannot decode (/api/v1/%E0%A4%A/) is refused before any route or hook runs,
+    // so its answer gets the contract's error shape and the security headers here.
+    frameworkErrors: (error, request, reply) =>
+      sendFrameworkError(error, request as FastifyRequest, reply as FastifyReply),
   }).withTypeProvider<ZodTypeProvider>()
+
+  function sendFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+    const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500
+    if (status >= 500) request.log.error({ err: error }, 'request refused by the router')
+    reply.status(status).header('cache-control', 'no-store')
+    if (isApiPath(request.url) || status >= 500) {
+      reply.type('application/json; charset=utf-8')
+      setSecurityHeaders(reply, { hsts })
+      return reply.send(
+        status >= 500
+          ? { detail: INTERNAL_ERROR_MESSAGE, code: 'INTERNAL' }
+          : { detail: 'Bad request.', code: 'BAD_REQUEST' },
+      )
+    }
+    reply.type('text/html; charset=utf-8')
+    setSecurityHeaders(reply, { hsts })
+    return reply.send(BAD_REQUEST_PAGE)
+  }
+
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(serializerCompiler)
 
   await app.register(errorsPlugin)
+  app.addHook('onSend', async (_request, reply) => {
+    setSecurityHeaders(reply, { hsts })
+  })
   await app.register(swagger, {
     openapi: {
       info: {
@@ -83,16 +185,11 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
     },
     transform: jsonSchemaTransform,
   })
-  await app.register(swaggerUi, { routePrefix: '/api/docs' })
-  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger())
-
-  app.addHook('onSend', async (request, reply) => {
-    reply.header('x-content-type-options', 'nosniff')
-    reply.header('referrer-policy', 'same-origin')
-    reply.header('x-frame-options', 'DENY')
-    const isPage = String(reply.getHeader('content-type') ?? '').startsWith('text/html')
-    if (isPage && !request.url.startsWith('/api/'))
-      reply.header('content-security-policy', PAGE_CSP)
+  // Swagger UI puts its own policy (staticCSP) on what it serves, in place of the app's.
+  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: DOCS_CSP })
+  await app.register(async (spec) => {
+    await spec.register(compress, API_COMPRESSION)
+    spec.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger())
   })
 
   await app.register(healthRoutes, { deps })
@@ -103,6 +200,8 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
     async (api) => {
       // JSON only: a cross-site form (text/plain, urlencoded, multipart) is refused with 415.
       api.removeContentTypeParser('text/plain')
+      // Compresses the API's JSON only: the page's files are compressed once, at build time.
+      await api.register(compress, API_COMPRESSION)
       await api.register(sessionPlugin, {
         db: deps.db,
         secret: deps.sessionSecret,
@@ -122,20 +221,26 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
       await api.register(accountsRoutes, { deps })
       await api.register(controlPanelRoutes, { deps })
       await api.register(unsubscribeRoutes, { deps })
+      if (options.extraApiRoutes) await api.register(options.extraApiRoutes)
     },
     { prefix: '/api/v1' },
   )
 
-  const hasClient = options.serveClient && existsSync(`${clientDistDir}/index.html`)
+  const hasClient = options.serveClient && existsSync(path.join(clientDir, 'index.html'))
   if (hasClient) {
     await app.register(fastifyStatic, {
-      root: clientDistDir,
+      root: clientDir,
       wildcard: false,
       index: false,
+      // The build writes name.br and name.gz beside each text file (vite.config.ts): sent as
+      // they are to a browser that accepts them, with Vary: Accept-Encoding.
+      preCompressed: true,
       setHeaders: (res, filePath) => {
         res.header(
           'cache-control',
-          filePath.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+          filePath.includes(`${path.sep}assets${path.sep}`)
+            ? 'public, max-age=31536000, immutable'
+            : 'no-cache',
         )
       },
     })
@@ -143,9 +248,10 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
 
   app.setNotFoundHandler((request, reply) => {
     const isPage =
-      (request.method === 'GET' || request.method === 'HEAD') && !request.url.startsWith('/api')
+      (request.method === 'GET' || request.method === 'HEAD') && !isApiPath(request.url)
     if (hasClient && isPage) {
       // Every page route is drawn by the client router, including its own not-found page.
+      // sendFile picks index.html.br or .gz too when the browser accepts them.
       return reply.header('cache-control', 'no-cache').sendFile('index.html')
     }
     return reply.status(404).send({ detail: 'Resource not found', code: 'NOT_FOUND' })

@@ -1,12 +1,13 @@
 import { act, screen, within } from '@testing-library/react'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
+import { whoamiResponseSchema } from '#contract/auth'
 import { envelope } from '#contract/common'
-import { member } from '#client/testing/fixtures'
-import { networkError, replyError } from '#client/testing/mock-api'
+import { member, whoamiOf } from '#client/testing/fixtures'
+import { networkError, reply, replyError, type MockReply } from '#client/testing/mock-api'
 import { findScreenTitle, queryToasts, renderWithProviders } from '#client/testing/render'
 import { api } from './api-client'
-import { whoamiQueryOptions } from './auth'
+import { refreshUser, whoamiQueryOptions } from './auth'
 
 const anySchema = envelope(z.unknown())
 
@@ -21,6 +22,73 @@ describe('session', () => {
     expect(
       within(screen.getByRole('banner')).getByRole('link', { name: '[ login ]' }),
     ).toBeInTheDocument()
+  })
+
+  const failures: [string, () => MockReply][] = [
+    ['a network error', () => networkError()],
+    ['a 500', () => replyError(500, { detail: 'Internal server error. Please try again later.' })],
+  ]
+
+  it.each(failures)('asks whoami again on the next navigation after %s', async (_, failure) => {
+    let answer = failure
+    const { api, router } = renderWithProviders({
+      path: '/home',
+      handlers: { 'GET /whoami/': () => answer() },
+    })
+    await findScreenTitle('home')
+    const banner = within(screen.getByRole('banner'))
+    expect(banner.getByRole('link', { name: '[ login ]' })).toBeInTheDocument()
+    const asked = api.callsTo('GET /whoami/').length
+
+    // The server is back and the member's session never ended: the blip must not log them out.
+    answer = () => reply(whoamiResponseSchema, { data: whoamiOf(member) })
+    await act(() => router.navigate('/profile'))
+
+    await findScreenTitle('profile')
+    expect(router.state.location.pathname).toBe('/profile')
+    expect(api.callsTo('GET /whoami/').length).toBeGreaterThan(asked)
+    expect(banner.queryByRole('link', { name: '[ login ]' })).not.toBeInTheDocument()
+  })
+
+  it('asks whoami again on the next navigation when it fails right after login', async () => {
+    const { api, queryClient, router } = renderWithProviders({ path: '/home' })
+    await findScreenTitle('home')
+
+    // Logged in on the server, but the whoami that follows the login fails.
+    api.on('GET /whoami/', () => networkError())
+    await expect(act(() => refreshUser(queryClient))).resolves.toBeNull()
+
+    api.on('GET /whoami/', () => reply(whoamiResponseSchema, { data: whoamiOf(member) }))
+    await act(() => router.navigate('/profile'))
+    await findScreenTitle('profile')
+    expect(router.state.location.pathname).toBe('/profile')
+  })
+
+  it('asks whoami again when the tab comes back after a failure, and not after a success', async () => {
+    let answer = () => networkError()
+    const { api } = renderWithProviders({
+      path: '/home',
+      handlers: { 'GET /whoami/': () => answer() },
+    })
+    await findScreenTitle('home')
+    const banner = within(screen.getByRole('banner'))
+    expect(banner.getByRole('link', { name: '[ login ]' })).toBeInTheDocument()
+
+    answer = () => reply(whoamiResponseSchema, { data: whoamiOf(member) })
+    act(() => {
+      window.dispatchEvent(new Event('visibilitychange'))
+    })
+    await vi.waitFor(() =>
+      expect(banner.queryByRole('link', { name: '[ login ]' })).not.toBeInTheDocument(),
+    )
+
+    // A known answer stays cached: coming back again does not ask.
+    const asked = api.callsTo('GET /whoami/').length
+    act(() => {
+      window.dispatchEvent(new Event('visibilitychange'))
+    })
+    await act(() => new Promise((resolve) => setTimeout(resolve, 20)))
+    expect(api.callsTo('GET /whoami/')).toHaveLength(asked)
   })
 
   it("on a 401 clears the user, goes Home and says 'Session expired. Please login again.'", async () => {

@@ -14,14 +14,8 @@ export const ANONYMOUS_SESSION: Whoami = { isAuthenticated: false, user: null }
 const AUTH_SCOPE = 'auth'
 
 /** GET /whoami/. It also sets the csrftoken cookie, which every later POST needs. */
-export async function getWhoami(signal?: AbortSignal): Promise<Whoami> {
-  try {
-    return await api.get('/whoami/', whoamiResponseSchema, { signal })
-  } catch (error) {
-    if (signal?.aborted) throw error
-    // Spec 2 §4: a failed whoami leaves the session unauthenticated rather than breaking the page.
-    return ANONYMOUS_SESSION
-  }
+export function getWhoami(signal?: AbortSignal): Promise<Whoami> {
+  return api.get('/whoami/', whoamiResponseSchema, { signal })
 }
 
 export function whoamiQueryOptions() {
@@ -30,6 +24,11 @@ export function whoamiQueryOptions() {
     queryFn: ({ signal }) => getWhoami(signal),
     // Login, logout and a 401 update it explicitly, so it rarely needs asking again.
     staleTime: 5 * 60_000,
+    // A failed whoami is not an answer, so nothing is cached for it: the next navigation asks
+    // again (loadUser), and so does coming back to the tab. Retrying here would only hold up
+    // the navigation that waits for it.
+    retry: false,
+    refetchOnWindowFocus: (query) => query.state.status === 'error',
   })
 }
 
@@ -47,9 +46,23 @@ export function useIsSuperuser() {
   return useUser()?.is_superuser === true
 }
 
-/** Loads the user once; later calls answer from the cache. Used by the route guards. */
+/**
+ * Asks whoami the first time and after a failure; otherwise answers from the cache. Used by the
+ * route guards before every navigation. When whoami fails, the page goes on with what it knew:
+ * the user it had, or a visitor (spec 2 §4: unauthenticated rather than broken).
+ */
 export async function loadUser(queryClient: QueryClient) {
-  return userOf(await queryClient.ensureQueryData(whoamiQueryOptions()))
+  const options = whoamiQueryOptions()
+  const lastAskFailed = queryClient.getQueryState(options.queryKey)?.status === 'error'
+  try {
+    return userOf(
+      lastAskFailed
+        ? await queryClient.fetchQuery({ ...options, staleTime: 0 })
+        : await queryClient.ensureQueryData(options),
+    )
+  } catch {
+    return userOf(queryClient.getQueryData(options.queryKey))
+  }
 }
 
 // What one user saw (registrations, profile) must not show for the next one. Queries on
@@ -62,9 +75,15 @@ function forgetUserData(queryClient: QueryClient) {
 
 /** Asks whoami again (after login or signup) and returns the user it names. */
 export async function refreshUser(queryClient: QueryClient) {
-  const whoami = await queryClient.fetchQuery({ ...whoamiQueryOptions(), staleTime: 0 })
-  forgetUserData(queryClient)
-  return userOf(whoami)
+  const options = whoamiQueryOptions()
+  try {
+    return userOf(await queryClient.fetchQuery({ ...options, staleTime: 0 }))
+  } catch {
+    // The query is left failed, so the next navigation asks again.
+    return userOf(queryClient.getQueryData(options.queryKey))
+  } finally {
+    forgetUserData(queryClient)
+  }
 }
 
 /** Forgets the local user: on logout (even a failed one) and when the session expires. */
