@@ -40,7 +40,8 @@ const PAGE_CSP = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
+  // Podcast pictures are links to the podcasts' own hosts.
+  "img-src 'self' data: blob: https:",
   "connect-src 'self'",
   "font-src 'self'",
   "object-src 'none'",
@@ -108,7 +109,9 @@ function setSecurityHeaders(reply: FastifyReply, { hsts }: { hsts: boolean }) {
   // Only over https: a browser that saw it on plain http would ignore it anyway, and a local
   // http://localhost run must not teach the browser to refuse http for that host.
   if (hsts) reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains')
-  if (!reply.hasHeader('content-security-policy')) {
+  // A 304 carries no body and no content type; the browser merges its headers into the copy it
+  // kept, so a policy here would replace the page's own. It keeps the one it stored.
+  if (!reply.hasHeader('content-security-policy') && reply.statusCode !== 304) {
     const isHtml = String(reply.getHeader('content-type') ?? '').startsWith('text/html')
     reply.header('content-security-policy', isHtml ? PAGE_CSP : NON_PAGE_CSP)
   }

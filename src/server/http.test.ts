@@ -203,6 +203,17 @@ describe('security headers', () => {
     }
   })
 
+  it("leave a 304 without a policy, so the browser keeps the page's own", async () => {
+    const first = await get(page, '/home')
+    const validator = first.headers.etag
+      ? { 'if-none-match': String(first.headers.etag) }
+      : { 'if-modified-since': String(first.headers['last-modified']) }
+    const again = await get(page, '/password-reset/some-token', validator)
+    expect(again.statusCode).toBe(304)
+    expect(again.headers['content-security-policy']).toBeUndefined()
+    expect(again.headers['x-content-type-options']).toBe('nosniff')
+  })
+
   it('give the API docs a policy of their own that lets Swagger UI run', async () => {
     for (const url of ['/api/docs', '/api/docs/']) {
       const res = await get(page, url)
