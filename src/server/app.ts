@@ -12,7 +12,13 @@ import {
 } from 'fastify-type-provider-zod'
 import type { AppDeps } from './deps'
 import { authRoutes } from './features/auth/auth.routes'
+import { configRoutes } from './features/config/config.routes'
 import { healthRoutes } from './features/health/health.routes'
+import { inviteRoutes } from './features/invites/invites.routes'
+import { podclubRoutes } from './features/podclubs/podclubs.routes'
+import { registrationRoutes } from './features/registrations/registrations.routes'
+import { splashRoutes } from './features/splash/splash.routes'
+import { suggestionRoutes } from './features/suggestions/suggestions.routes'
 import { accessPlugin } from './plugins/access'
 import { errorsPlugin } from './plugins/errors'
 import { rateLimitPlugin } from './plugins/rate-limit'
@@ -115,6 +121,12 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
         reply.header('cache-control', 'no-store')
       })
       await api.register(authRoutes, { deps })
+      await api.register(podclubRoutes, { deps })
+      await api.register(registrationRoutes, { deps })
+      await api.register(splashRoutes, { deps })
+      await api.register(suggestionRoutes, { deps })
+      await api.register(inviteRoutes, { deps })
+      await api.register(configRoutes, { deps })
     },
     { prefix: '/api/v1' },
   )
