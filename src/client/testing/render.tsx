@@ -5,6 +5,12 @@ import userEvent from '@testing-library/user-event'
 import { createMemoryRouter, RouterProvider } from 'react-router'
 import { onTestFinished } from 'vitest'
 import { whoamiResponseSchema, type SessionUser } from '#contract/auth'
+import { getPublicConfigResponseSchema } from '#contract/config'
+import {
+  getRandomPastPodclubResponseSchema,
+  getSplashResponseSchema,
+  listPodclubsResponseSchema,
+} from '#contract/podclubs'
 import { AppProvider } from '#client/app/provider'
 import { connectSessionExpiry, createAppRoutes } from '#client/app/router'
 import { createQueryClient } from '#client/lib/query-client'
@@ -28,6 +34,20 @@ export function createTestQueryClient() {
   })
 }
 
+/** What the home screen asks for, answered quietly: most journeys end up on /home. */
+const homeHandlers: Handlers = {
+  'GET /all_upcoming_podclubs/': () => reply(listPodclubsResponseSchema, { data: [] }),
+  'GET /config/': () =>
+    reply(getPublicConfigResponseSchema, {
+      data: { club_invite_code: 'club-code', app_url: 'http://localhost' },
+    }),
+  'GET /splash/': () =>
+    reply(getSplashResponseSchema, {
+      data: { member_count: 0, completed_podclub_count: 0, cities_count: 0 },
+    }),
+  'GET /past_podclubs/random/': () => reply(getRandomPastPodclubResponseSchema, { data: null }),
+}
+
 /** Renders the whole app (routes, guards, layout, toasts) at `path`, with fetch mocked. */
 export function renderWithProviders({
   path = '/',
@@ -36,6 +56,7 @@ export function renderWithProviders({
 }: RenderOptions = {}) {
   const api = mockApi({
     'GET /whoami/': () => reply(whoamiResponseSchema, { data: whoamiOf(currentUser) }),
+    ...homeHandlers,
     ...handlers,
   })
   const queryClient = createTestQueryClient()
