@@ -1,8 +1,9 @@
 import { promisify } from 'node:util'
 import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib'
+import { PGlite } from '@electric-sql/pglite'
 import type { Db } from '../../db/client'
 import { readUpcomingPodclubs } from './podclubs.queries'
-import { readPodclubsVersion } from './podclubs.version'
+import { localPodclubsGeneration, readPodclubsVersion } from './podclubs.version'
 
 const gzipAsync = promisify(gzip)
 const brotliAsync = promisify(brotliCompress)
@@ -19,14 +20,58 @@ type Entry = {
 }
 
 /**
- * The upcoming feed, serialized once per version of `cache_versions` and shared by every viewer
- * (the page works out 'registered' from the usernames). Each request costs one indexed read of
- * the version; a write bumps it in its own transaction, so once the write is acknowledged every
- * process sees the new version and rebuilds: exact on PGlite and across PostgreSQL processes.
+ * The upcoming feed, serialized once per version and shared by every viewer (the page works out
+ * 'registered' from the usernames). On PostgreSQL each request waits for a read of the version
+ * row that started after it arrived (shared by the requests arriving together); a write bumps
+ * it in its own transaction, so once the write is acknowledged every process sees the new
+ * version and rebuilds. On PGlite the process's own count of bumps stands in for the row.
  * The compressed forms are made once per version, when a client first asks for them.
  */
-export function createFeedCache(db: Db) {
+export function createFeedCache(
+  db: Db,
+  opts: {
+    /**
+     * PGlite: this process makes every change, so the in-process count of bumps says when the
+     * list changed, and a request costs no query at all. PostgreSQL (several processes): the
+     * version row is read.
+     */
+    singleProcess?: boolean
+  } = {},
+) {
   let current: Entry | undefined
+  let running: Promise<number> | null = null
+  let queued: Promise<number> | null = null
+
+  const startVersionRead = () => {
+    const read: Promise<number> = readPodclubsVersion(db).finally(() => {
+      if (running === read) running = null
+    })
+    running = read
+    return read
+  }
+
+  /**
+   * The version as of a moment after this call: what every write acknowledged before it wrote.
+   * Concurrent requests share reads: a read already running may have started before this
+   * request arrived (and miss a write acknowledged just before it), so a request joins the read
+   * queued behind it, which starts later. Under load that is about one tiny query per round
+   * trip instead of one per request, and never a stale answer.
+   */
+  function freshVersion(): Promise<number> {
+    if (queued) return queued
+    if (!running) return startVersionRead()
+    const next = running
+      .then(
+        () => {},
+        () => {},
+      )
+      .then(() => {
+        queued = null
+        return startVersionRead()
+      })
+    queued = next
+    return next
+  }
   let building: { version: number; entry: Promise<Entry> } | undefined
 
   async function build(version: number): Promise<Entry> {
@@ -59,7 +104,8 @@ export function createFeedCache(db: Db) {
     async read(
       acceptEncoding: string | undefined,
     ): Promise<{ body: Buffer; encoding: FeedEncoding }> {
-      const entry = await entryFor(await readPodclubsVersion(db))
+      const version = opts.singleProcess ? localPodclubsGeneration() : await freshVersion()
+      const entry = await entryFor(version)
       const encoding =
         entry.body.length < COMPRESS_THRESHOLD ? 'identity' : pickEncoding(acceptEncoding)
       if (encoding === 'identity') return { body: entry.body, encoding }
@@ -92,4 +138,9 @@ export function pickEncoding(header: string | undefined): FeedEncoding {
   if (wants('br')) return 'br'
   if (wants('gzip')) return 'gzip'
   return 'identity'
+}
+
+/** Whether the database is PGlite, which one process serves alone. */
+export function isPglite(db: Db): boolean {
+  return (db as { $client?: unknown }).$client instanceof PGlite
 }

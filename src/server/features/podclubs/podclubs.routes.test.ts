@@ -50,6 +50,36 @@ describe('GET /all_upcoming_podclubs/', () => {
     expect((await read())?.seats_left).toBe(8)
   })
 
+  it('never keeps a list read while a seat change was still open once the change commits', async () => {
+    const host = await createUser(t)
+    const member = await createUser(t)
+    const podclub = await insertPodclub(t.db, host.id)
+    const read = async () =>
+      listPodclubsResponseSchema
+        .parse((await createAgent(t.app).get('/api/v1/all_upcoming_podclubs/')).json())
+        .data.find((p) => p.id === podclub.id)
+    expect((await read())?.seats_left).toBe(9)
+    let release!: () => void
+    const gate = new Promise<void>((r) => (release = r))
+    let bumped!: () => void
+    const hasBumped = new Promise<void>((r) => (bumped = r))
+    const change = transaction(t.deps, async (tx) => {
+      await tx.insert(registrations).values({ podclubId: podclub.id, userId: member.id })
+      await bumpPodclubsVersion(tx)
+      bumped()
+      await gate
+    })
+    await hasBumped
+    // Asked while the change is open: PGlite makes it wait for the commit, PostgreSQL answers
+    // the list as it was. Either way, nothing older than the change is served after it.
+    const during = read()
+    await new Promise((r) => setTimeout(r, 30))
+    release()
+    await change
+    expect([8, 9]).toContain((await during)?.seats_left)
+    expect((await read())?.seats_left).toBe(8)
+  })
+
   it('sends the compressed body the client accepts, the same JSON once decoded', async () => {
     const host = await createUser(t)
     for (let i = 0; i < 5; i++) {

@@ -7,13 +7,13 @@ import {
 } from '#contract/podclubs'
 import type { AppDeps } from '../../deps'
 import { podclubs, registrations } from '../../db/schema/index'
-import { createFeedCache } from './podclubs.feed-cache'
+import { createFeedCache, isPglite } from './podclubs.feed-cache'
 import { readPastPodclubs } from './podclubs.past'
 import { readPodclubs } from './podclubs.queries'
 
 export const podclubRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
   const tags = ['podclubs']
-  const feed = createFeedCache(deps.db)
+  const feed = createFeedCache(deps.db, { singleProcess: isPglite(deps.db) })
 
   app.get(
     '/all_upcoming_podclubs/',

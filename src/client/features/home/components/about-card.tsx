@@ -29,7 +29,7 @@ export function AboutCard() {
   return (
     <div
       ref={ref}
-      className="flex h-full flex-col justify-between gap-6 rounded-sm border border-ink bg-ink p-6 text-paper"
+      className="flex h-full flex-col gap-6 rounded-sm border border-ink bg-ink p-6 text-paper"
     >
       <h2 className="font-mono text-2xl font-semibold">
         <span aria-hidden>{shown}</span>
@@ -43,7 +43,7 @@ export function AboutCard() {
       <Button
         asChild
         variant="outline"
-        className="self-start border-paper bg-transparent text-paper hover:bg-white/10"
+        className="mt-auto self-start border-paper bg-transparent text-paper hover:bg-white/10"
       >
         <Link to="/about">[ read more ]</Link>
       </Button>

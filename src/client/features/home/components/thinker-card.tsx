@@ -7,7 +7,6 @@ export function ThinkerCard() {
         alt="A figure sitting with chin on hand, thinking, wearing headphones"
         width={200}
         height={240}
-        loading="lazy"
         className="h-auto w-40 max-w-full"
       />
     </figure>
