@@ -1,4 +1,3 @@
-import { Shuffle } from 'lucide-react'
 import { useEffect } from 'react'
 import { Button } from '#client/components/ui/button'
 import { ExpandableText } from '#client/components/ui/expandable-text'
@@ -31,8 +30,7 @@ export function ArchiveCard() {
       <div className="flex items-center justify-between gap-2">
         <h2 className="font-mono text-sm text-ink-muted">from the archive</h2>
         <Button variant="ghost" size="sm" onClick={() => void past.refetch()} disabled={isLoading}>
-          <Shuffle aria-hidden />
-          shuffle
+          [ shuffle ]
         </Button>
       </div>
       {isLoading ? (

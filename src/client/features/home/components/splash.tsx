@@ -1,4 +1,3 @@
-import { ChevronDown } from 'lucide-react'
 import { useEffect, useRef, useState } from 'react'
 import { usePrefersReducedMotion } from '../hooks/use-animation-gate'
 import { SPLASH_TAGLINE, WORDMARK } from '../lib/copy'
@@ -170,7 +169,13 @@ export function Splash({ onDismiss, onGone }: { onDismiss?: () => void; onGone: 
         className="grid cursor-pointer justify-items-center gap-1 rounded-sm px-4 py-2 font-mono text-sm text-paper/90 hover:text-paper"
       >
         this way in
-        <ChevronDown aria-hidden className="size-5 animate-bounce motion-reduce:animate-none" />
+        <svg
+          aria-hidden
+          viewBox="0 0 24 24"
+          className="size-5 animate-bounce fill-none stroke-current stroke-2 motion-reduce:animate-none"
+        >
+          <path d="m6 9 6 6 6-6" />
+        </svg>
       </button>
     </div>
   )

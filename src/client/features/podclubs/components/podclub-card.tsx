@@ -1,27 +1,11 @@
-import {
-  Calendar,
-  Clock,
-  ExternalLink,
-  MapPin,
-  Music,
-  Play,
-  Podcast as PodcastIcon,
-} from 'lucide-react'
 import { useState } from 'react'
 import { Link } from 'react-router'
 import type { Podclub } from '#contract/podclubs'
 import { Button } from '#client/components/ui/button'
 import { ExpandableText } from '#client/components/ui/expandable-text'
 import { Spinner } from '#client/components/ui/spinner'
-import { deriveLinks, type DerivedLink } from '#client/lib/links'
+import { deriveLinks } from '#client/lib/links'
 import { seatLabel, shareToXUrl } from '../lib/share'
-
-const LINK_ICONS: Record<DerivedLink['type'], typeof ExternalLink> = {
-  youtube: Play,
-  spotify: Music,
-  apple: PodcastIcon,
-  external: ExternalLink,
-}
 
 const LOCATION_LABELS = { zoom: 'Online', nyc: 'NYC' } as const
 
@@ -82,7 +66,6 @@ export function PodclubCard({ podclub, username, isPending, onToggle, share }: P
       {links.length > 0 ? (
         <ul aria-label="Listen" className="flex flex-wrap gap-2">
           {links.map((link) => {
-            const Icon = LINK_ICONS[link.type]
             return (
               <li key={link.url}>
                 <a
@@ -91,7 +74,7 @@ export function PodclubCard({ podclub, username, isPending, onToggle, share }: P
                   rel="noopener noreferrer"
                   className="inline-flex items-center gap-1 rounded-sm border border-line px-2 py-1 font-mono text-xs hover:bg-accent-soft"
                 >
-                  <Icon aria-hidden className="size-3.5" />
+                  <span aria-hidden>{link.type === 'external' ? '↗' : '▶'}</span>
                   {link.label}
                 </a>
               </li>
@@ -114,11 +97,10 @@ export function PodclubCard({ podclub, username, isPending, onToggle, share }: P
       ) : null}
 
       <dl className="mt-auto grid gap-1 font-mono text-sm">
-        <Fact icon={Calendar} term="Date" value={podclub.pretty_date} />
-        <Fact icon={Clock} term="Time" value={podclub.pretty_time} />
+        <Fact term="date" value={podclub.pretty_date} />
+        <Fact term="time" value={podclub.pretty_time} />
         <Fact
-          icon={MapPin}
-          term="Location"
+          term="where"
           value={podclub.location ? LOCATION_LABELS[podclub.location] : 'Online'}
         />
       </dl>
@@ -163,11 +145,10 @@ export function PodclubCard({ podclub, username, isPending, onToggle, share }: P
   )
 }
 
-function Fact({ icon: Icon, term, value }: { icon: typeof Calendar; term: string; value: string }) {
+function Fact({ term, value }: { term: string; value: string }) {
   return (
-    <div className="flex items-center gap-2">
-      <Icon aria-hidden className="size-4 shrink-0 text-ink-muted" />
-      <dt className="sr-only">{term}</dt>
+    <div className="flex gap-2">
+      <dt className="w-12 shrink-0 text-ink-muted">{term}</dt>
       <dd>{value}</dd>
     </div>
   )
