@@ -18,4 +18,22 @@ describe('GET /config/', () => {
       app_url: 'https://pods.example',
     })
   })
+
+  it('documents the home calls in the OpenAPI description', async () => {
+    const res = await t.app.inject({ url: '/api/openapi.json' })
+    expect(res.statusCode).toBe(200)
+    const paths = Object.keys(res.json().paths)
+    for (const path of [
+      '/api/v1/all_upcoming_podclubs/',
+      '/api/v1/register/{podclubId}/',
+      '/api/v1/splash/',
+      '/api/v1/past_podclubs/random/',
+      '/api/v1/suggest_podcast/',
+      '/api/v1/invite/',
+      '/api/v1/feedback/',
+      '/api/v1/config/',
+    ]) {
+      expect(paths).toContain(path)
+    }
+  })
 })
