@@ -20,13 +20,25 @@ async function noAxeViolations(page: Page) {
 test.describe('the splash', () => {
   test('types the wordmark, shows the tagline, and leaves on a click', async ({ page }) => {
     await page.setViewportSize({ width: 375, height: 740 })
+    // Record every state of the typed wordmark from the first paint on.
+    await page.addInitScript(() => {
+      const seen: string[] = []
+      ;(window as unknown as { typed: string[] }).typed = seen
+      new MutationObserver(() => {
+        const text = document.querySelector('[data-wordmark]')?.textContent
+        if (text !== undefined && text !== null && seen.at(-1) !== text) seen.push(text)
+      }).observe(document, { subtree: true, childList: true, characterData: true })
+    })
     await page.goto('/')
     const splash = page.getByTestId('splash')
     await expect(splash).toBeVisible()
     await expect(splash.getByText('no bots. no ai. no bs.')).toHaveCSS('opacity', '1', {
       timeout: 5_000,
     })
-    await expect(splash.getByLabel('podclub')).toHaveText(/^podclub/)
+    await expect(splash.locator('[data-wordmark]')).toHaveText('podclub')
+    const typed = await page.evaluate(() => (window as unknown as { typed: string[] }).typed)
+    expect(typed.filter(Boolean)).toEqual(['p', 'po', 'pod', 'podc', 'podcl', 'podclu', 'podclub'])
+    await noAxeViolations(page)
     // Page scrolling is locked while it shows.
     expect(await page.evaluate(() => document.documentElement.style.overflow)).toBe('hidden')
     await screenshot(page, 'splash-375')

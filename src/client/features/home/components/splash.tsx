@@ -138,11 +138,11 @@ export function Splash({ onDismiss, onGone }: { onDismiss?: () => void; onGone: 
     >
       <div aria-hidden />
       <div className="grid justify-items-center gap-4 text-center">
-        <p
-          aria-label={WORDMARK}
-          className="font-mono text-6xl font-semibold tracking-tight sm:text-8xl"
-        >
-          <span aria-hidden>{WORDMARK.slice(0, typed)}</span>
+        <p className="font-mono text-6xl font-semibold tracking-tight sm:text-8xl">
+          <span className="sr-only">{WORDMARK}</span>
+          <span aria-hidden data-wordmark>
+            {WORDMARK.slice(0, typed)}
+          </span>
           <span
             aria-hidden
             className={`ml-1 inline-block w-[0.5ch] animate-pulse bg-paper motion-reduce:animate-none ${
