@@ -40,6 +40,8 @@ export default async function globalSetup() {
       ADMIN_PASSWORD: e2e.admin.password,
       ADMIN_EMAIL: e2e.admin.email,
       CLUB_INVITE_CODE: e2e.clubCode,
+      // Sample podcasts, members and podclubs, so the feed has cards to act on.
+      DEMO: '1',
       LOG_LEVEL: 'warn',
     },
     stdio: ['ignore', 'inherit', 'inherit'],

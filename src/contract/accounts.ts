@@ -24,17 +24,6 @@ export const createWaitlistEntryBodySchema = z.object({
 })
 export type CreateWaitlistEntryBody = z.input<typeof createWaitlistEntryBodySchema>
 
-/** GET /config/: the settings public screens show (about, QR invite). */
-export const publicConfigSchema = z.object({
-  appUrl: z.string(),
-  clubInviteCode: z.string(),
-  /** `APP_URL/register/<club code>`: what the QR code and the share text point to. */
-  inviteLink: z.string(),
-  contactEmail: z.string(),
-})
-export type PublicConfig = z.infer<typeof publicConfigSchema>
-export const publicConfigResponseSchema = envelope(publicConfigSchema)
-
 /** The register form: the signup fields without the code (it comes from the invite step). */
 export const registerFormSchema = createSignupBodySchema
   .omit({ inviteCode: true })

@@ -43,3 +43,43 @@ export type Podclub = z.infer<typeof podclubSchema>
 
 export const podclubIdParamsSchema = z.object({ podclubId: idSchema })
 export const listPodclubsResponseSchema = envelope(z.array(podclubSchema))
+
+/** `POST /register/:podclubId/` toggles a seat and answers the new state (CONTRACT.md). */
+export const registrationStateSchema = z.object({
+  registered: z.boolean(),
+  seats_left: z.number().int().min(0).max(SEATS_PER_PODCLUB),
+})
+export type RegistrationState = z.infer<typeof registrationStateSchema>
+export const registrationStateResponseSchema = envelope(registrationStateSchema)
+
+/** The splash's community numbers (spec 1 §3 'Splash stats'; counted as CONTRACT.md says). */
+export const splashStatsSchema = z.object({
+  member_count: z.number().int().min(0),
+  completed_podclub_count: z.number().int().min(0),
+  cities_count: z.number().int().min(0),
+})
+export type SplashStats = z.infer<typeof splashStatsSchema>
+export const getSplashResponseSchema = envelope(splashStatsSchema)
+
+/** A completed podclub as the archive card shows it (spec 1 §3 'Past podclub'). */
+export const pastPodclubSchema = z.object({
+  id: z.number().int(),
+  episode_title: z.string(),
+  episode_number: z.string(),
+  description: z.string(),
+  podcast: podcastRefSchema,
+  keyword_one: z.string(),
+  keyword_two: z.string(),
+  keyword_three: z.string(),
+  link_one: z.string(),
+  link_two: z.string(),
+  link_three: z.string(),
+  /** Members who held a seat, plus the podmeister. */
+  participant_count: z.number().int().min(0),
+  /** The day it took place, in New York ('Thursday, December 17, 2026'). */
+  discussion_date: z.string(),
+})
+export type PastPodclub = z.infer<typeof pastPodclubSchema>
+export const listPastPodclubsResponseSchema = envelope(z.array(pastPodclubSchema))
+/** `null` while the club has no completed podclub yet. */
+export const getRandomPastPodclubResponseSchema = envelope(pastPodclubSchema.nullable())

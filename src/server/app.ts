@@ -24,7 +24,13 @@ import { accountsRoutes } from './features/accounts/accounts.routes'
 import { authRoutes } from './features/auth/auth.routes'
 import { oneClickUnsubscribeRoutes, unsubscribeRoutes } from './features/blasts/blasts.routes'
 import { controlPanelRoutes } from './features/control-panel/control-panel.routes'
+import { configRoutes } from './features/config/config.routes'
 import { healthRoutes } from './features/health/health.routes'
+import { inviteRoutes } from './features/invites/invites.routes'
+import { podclubRoutes } from './features/podclubs/podclubs.routes'
+import { registrationRoutes } from './features/registrations/registrations.routes'
+import { splashRoutes } from './features/splash/splash.routes'
+import { suggestionRoutes } from './features/suggestions/suggestions.routes'
 import { accessPlugin } from './plugins/access'
 import { errorsPlugin } from './plugins/errors'
 import { rateLimitPlugin } from './plugins/rate-limit'
@@ -225,6 +231,12 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
       await api.register(controlPanelRoutes, { deps })
       await api.register(unsubscribeRoutes, { deps })
       if (options.extraApiRoutes) await api.register(options.extraApiRoutes)
+      await api.register(podclubRoutes, { deps })
+      await api.register(registrationRoutes, { deps })
+      await api.register(splashRoutes, { deps })
+      await api.register(suggestionRoutes, { deps })
+      await api.register(inviteRoutes, { deps })
+      await api.register(configRoutes, { deps })
     },
     { prefix: '/api/v1' },
   )

@@ -205,7 +205,7 @@ describe('security headers', () => {
 
   it("leave a 304 without a policy, so the browser keeps the page's own", async () => {
     const first = await get(page, '/home')
-    const validator = first.headers.etag
+    const validator: Record<string, string> = first.headers.etag
       ? { 'if-none-match': String(first.headers.etag) }
       : { 'if-modified-since': String(first.headers['last-modified']) }
     const again = await get(page, '/password-reset/some-token', validator)

@@ -4,13 +4,18 @@ import userEvent from '@testing-library/user-event'
 // resolve to separate module formats whose router contexts don't meet.
 import { createMemoryRouter, RouterProvider } from 'react-router'
 import { onTestFinished } from 'vitest'
-import { publicConfigResponseSchema, type PublicConfig } from '#contract/accounts'
 import {
   validateInviteCodeResponseSchema,
   whoamiResponseSchema,
   type SessionUser,
 } from '#contract/auth'
 import { okSchema } from '#contract/common'
+import { getPublicConfigResponseSchema, type PublicConfig } from '#contract/config'
+import {
+  getRandomPastPodclubResponseSchema,
+  getSplashResponseSchema,
+  listPodclubsResponseSchema,
+} from '#contract/podclubs'
 import { AppProvider } from '#client/app/provider'
 import { connectSessionExpiry, createAppRoutes } from '#client/app/router'
 import { createQueryClient } from '#client/lib/query-client'
@@ -27,10 +32,10 @@ type RenderOptions = {
 }
 
 export const testPublicConfig: PublicConfig = {
-  appUrl: 'http://podclub.test',
-  clubInviteCode: 'clubcode',
-  inviteLink: 'http://podclub.test/register/clubcode',
-  contactEmail: 'hello@podclub.test',
+  app_url: 'http://podclub.test',
+  club_invite_code: 'clubcode',
+  invite_link: 'http://podclub.test/register/clubcode',
+  contact_email: 'hello@podclub.test',
 }
 
 /**
@@ -39,7 +44,7 @@ export const testPublicConfig: PublicConfig = {
  * those screens passes its own handlers.
  */
 const publicScreenHandlers: Handlers = {
-  'GET /config/': () => reply(publicConfigResponseSchema, { data: testPublicConfig }),
+  'GET /config/': () => reply(getPublicConfigResponseSchema, { data: testPublicConfig }),
   'POST /validate_invite_code/': () =>
     reply(validateInviteCodeResponseSchema, { data: { valid: true } }),
   'POST /auth/passwordreset/validate_token/': () => reply(okSchema, { data: { ok: true } }),
@@ -53,6 +58,16 @@ export function createTestQueryClient() {
   })
 }
 
+/** What the home screen asks for, answered quietly: most journeys end up on /home. */
+const homeHandlers: Handlers = {
+  'GET /all_upcoming_podclubs/': () => reply(listPodclubsResponseSchema, { data: [] }),
+  'GET /splash/': () =>
+    reply(getSplashResponseSchema, {
+      data: { member_count: 0, completed_podclub_count: 0, cities_count: 0 },
+    }),
+  'GET /past_podclubs/random/': () => reply(getRandomPastPodclubResponseSchema, { data: null }),
+}
+
 /** Renders the whole app (routes, guards, layout, toasts) at `path`, with fetch mocked. */
 export function renderWithProviders({
   path = '/',
@@ -62,6 +77,7 @@ export function renderWithProviders({
   const api = mockApi({
     'GET /whoami/': () => reply(whoamiResponseSchema, { data: whoamiOf(currentUser) }),
     ...publicScreenHandlers,
+    ...homeHandlers,
     ...handlers,
   })
   const queryClient = createTestQueryClient()

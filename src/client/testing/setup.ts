@@ -18,6 +18,8 @@ Element.prototype.scrollIntoView ??= function scrollIntoView() {}
 Element.prototype.hasPointerCapture ??= () => false
 Element.prototype.releasePointerCapture ??= () => {}
 Element.prototype.setPointerCapture ??= () => {}
+// No canvas in jsdom: a canvas simply doesn't draw (the join card's sparkles).
+HTMLCanvasElement.prototype.getContext = () => null
 
 function describe(value: unknown) {
   if (value instanceof Error) return value.stack ?? value.message

@@ -6,7 +6,7 @@ export default function AboutRoute() {
   const config = usePublicConfig()
   return (
     <ContentLayout title="about">
-      <AboutContent contactEmail={config.data?.contactEmail} />
+      <AboutContent contactEmail={config.data?.contact_email} />
     </ContentLayout>
   )
 }

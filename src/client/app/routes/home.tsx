@@ -1,7 +1,63 @@
+import { useState } from 'react'
+import { useLoaderData } from 'react-router'
 import { ContentLayout } from '#client/components/layouts/content-layout'
+import { AboutCard } from '#client/features/home/components/about-card'
+import { ArchiveCard } from '#client/features/home/components/archive-card'
+import { InviteCard } from '#client/features/home/components/invite-card'
+import { JoinCard } from '#client/features/home/components/join-card'
+import { Splash } from '#client/features/home/components/splash'
+import { StatsCard } from '#client/features/home/components/stats-card'
+import { SuggestCard } from '#client/features/home/components/suggest-card'
+import { TestimonialCard } from '#client/features/home/components/testimonial-card'
+import { ThinkerCard } from '#client/features/home/components/thinker-card'
+import { PodclubFeed } from '#client/features/podclubs/components/podclub-feed'
+import type { BlockType } from '#client/features/podclubs/lib/build-feed'
+import { useUser } from '#client/lib/auth'
+import type { HomeLoaderData } from '../router'
 
-// '/' and '/home' both land here; the route loader already works out `skipSplash`
-// (HomeLoaderData in app/router.tsx) for the splash to read once it exists.
+function renderBlock(block: BlockType, index: number) {
+  switch (block) {
+    case 'invite':
+      return <InviteCard />
+    case 'join':
+      return <JoinCard instance={index} />
+    case 'propose':
+      return <SuggestCard />
+    case 'about':
+      return <AboutCard />
+    case 'stats':
+      return <StatsCard />
+    case 'testimonial':
+      return <TestimonialCard />
+    case 'archive':
+      return <ArchiveCard />
+    case 'thinker':
+      return <ThinkerCard />
+  }
+}
+
+type SplashState = 'showing' | 'dismissing' | 'gone'
+
+/** '/' (with the splash) and '/home' (without): the feed of upcoming podclubs and the club's cards. */
 export default function HomeRoute() {
-  return <ContentLayout title="home" />
+  const { skipSplash } = useLoaderData<HomeLoaderData>()
+  const user = useUser()
+  const [splash, setSplash] = useState<SplashState>(skipSplash ? 'gone' : 'showing')
+
+  return (
+    <>
+      {splash !== 'gone' ? (
+        <Splash onDismiss={() => setSplash('dismissing')} onGone={() => setSplash('gone')} />
+      ) : null}
+      <div
+        className={`transition-opacity duration-700 motion-reduce:transition-none ${
+          splash === 'showing' ? 'opacity-0' : 'opacity-100'
+        }`}
+      >
+        <ContentLayout title="home">
+          <PodclubFeed username={user?.username ?? null} renderBlock={renderBlock} />
+        </ContentLayout>
+      </div>
+    </>
+  )
 }

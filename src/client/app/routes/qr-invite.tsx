@@ -23,17 +23,17 @@ export default function QrInviteRoute() {
         <>
           <div className="rounded-sm border border-line bg-white p-3 shadow-sm">
             <InviteQrCode
-              value={config.data.inviteLink}
-              label={`QR code of the invite link ${config.data.inviteLink}`}
+              value={config.data.invite_link}
+              label={`QR code of the invite link ${config.data.invite_link}`}
             />
           </div>
           <p className="grid gap-1">
             <span className="text-sm text-ink-muted">Can't scan it? Share the link:</span>
             <a
-              href={config.data.inviteLink}
+              href={config.data.invite_link}
               className="rounded-sm font-mono wrap-anywhere text-accent underline underline-offset-4 hover:text-accent-strong"
             >
-              {config.data.inviteLink}
+              {config.data.invite_link}
             </a>
           </p>
         </>

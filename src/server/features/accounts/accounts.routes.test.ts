@@ -1,6 +1,5 @@
 import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { publicConfigResponseSchema } from '#contract/accounts'
 import { users, waitlistEntries } from '../../db/schema/index'
 import { fixedClock } from '../../lib/clock'
 import { buildTestApp, createAgent, createUser, type TestApp } from '../../testing/test-app'
@@ -18,21 +17,6 @@ afterAll(() => t.close())
 
 let ipSeq = 0
 const agent = () => createAgent(t.app, { ip: `10.3.0.${++ipSeq}`, clock })
-
-describe('public config', () => {
-  it('gives the public screens the app address, club code and contact address', async () => {
-    const res = await t.app.inject({ url: '/api/v1/config/' })
-    expect(res.statusCode).toBe(200)
-    expect(publicConfigResponseSchema.parse(res.json())).toEqual({
-      data: {
-        appUrl: 'http://podclub.test',
-        clubInviteCode: 'clubcode',
-        inviteLink: 'http://podclub.test/register/clubcode',
-        contactEmail: 'questions@podclub.test',
-      },
-    })
-  })
-})
 
 describe('waitlist', () => {
   const waitlistRows = (email: string) =>

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
-import { createWaitlistEntryBodySchema, publicConfigResponseSchema } from '#contract/accounts'
+import { createWaitlistEntryBodySchema } from '#contract/accounts'
 import {
   confirmEmailBodySchema,
   confirmEmailResponseSchema,
@@ -11,7 +11,6 @@ import {
 import { okSchema } from '#contract/common'
 import type { AppDeps } from '../../deps'
 import { defineRateLimit, limitKeys } from '../../plugins/rate-limit'
-import { appLink } from '../mail/templates/index'
 import { confirmEmail, resendConfirmation } from './email-confirmation.service'
 import { checkResetToken, requestPasswordReset, resetPassword } from './password-reset.service'
 import { joinWaitlist } from './waitlist.service'
@@ -34,25 +33,6 @@ export const accountsLimits = {
 const ok = { data: { ok: true as const } }
 
 export const accountsRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
-  app.get(
-    '/config/',
-    {
-      config: { access: 'public' },
-      schema: { tags: ['config'], response: { 200: publicConfigResponseSchema } },
-    },
-    async () => ({
-      data: {
-        appUrl: deps.env.APP_URL,
-        clubInviteCode: deps.clubInviteCode,
-        inviteLink: appLink(
-          deps.env.APP_URL,
-          `/register/${encodeURIComponent(deps.clubInviteCode)}`,
-        ),
-        contactEmail: deps.env.CONTACT_EMAIL,
-      },
-    }),
-  )
-
   app.post(
     '/waitlist/',
     {

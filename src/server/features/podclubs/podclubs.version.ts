@@ -11,6 +11,7 @@ export const PODCLUBS_VERSION = 'podclubs'
  * version becomes visible exactly when the change does.
  */
 export async function bumpPodclubsVersion(tx: Tx): Promise<void> {
+  localGeneration += 1
   await tx
     .insert(cacheVersions)
     .values({ name: PODCLUBS_VERSION, version: 1 })
@@ -27,4 +28,16 @@ export async function readPodclubsVersion(db: Db | Tx): Promise<number> {
     .from(cacheVersions)
     .where(eq(cacheVersions.name, PODCLUBS_VERSION))
   return row?.version ?? 0
+}
+
+let localGeneration = 0
+
+/**
+ * How many bumps this process has made. On PGlite, which serves one process, these are all the
+ * changes there are, so a cache can compare this number instead of querying the version. It
+ * moves before the change commits; PGlite runs a transaction alone (other queries wait for its
+ * end), so a reader that sees the new number and then queries sees the committed change.
+ */
+export function localPodclubsGeneration(): number {
+  return localGeneration
 }

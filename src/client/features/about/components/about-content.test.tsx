@@ -31,8 +31,8 @@ describe('about page', () => {
     ])
     expect(screen.getByRole('heading', { name: /not an expert/ })).toBeInTheDocument()
     expect(
-      await screen.findByRole('link', { name: testPublicConfig.contactEmail }),
-    ).toHaveAttribute('href', `mailto:${testPublicConfig.contactEmail}`)
+      await screen.findByRole('link', { name: testPublicConfig.contact_email }),
+    ).toHaveAttribute('href', `mailto:${testPublicConfig.contact_email}`)
   })
 
   it('changes the quote every 10 seconds and comes back round after five', () => {

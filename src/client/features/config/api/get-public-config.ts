@@ -1,10 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { publicConfigResponseSchema } from '#contract/accounts'
+import { getPublicConfigResponseSchema } from '#contract/config'
 import { api } from '#client/lib/api-client'
 
 /** GET /config/: the club code, invite link and contact address the public screens show. */
 export function getPublicConfig(signal?: AbortSignal) {
-  return api.get('/config/', publicConfigResponseSchema, { signal })
+  return api.get('/config/', getPublicConfigResponseSchema, { signal })
 }
 
 export function publicConfigQueryOptions() {

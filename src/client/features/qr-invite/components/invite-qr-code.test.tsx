@@ -8,16 +8,16 @@ describe('QR invite page', () => {
     renderWithProviders({ path: '/qr-invite' })
     await findScreenTitle('welcome to the club!')
     const code = await screen.findByRole('img', { name: /QR code of the invite link/ })
-    expect(code).toHaveAccessibleName(`QR code of the invite link ${testPublicConfig.inviteLink}`)
+    expect(code).toHaveAccessibleName(`QR code of the invite link ${testPublicConfig.invite_link}`)
     expect(code).toHaveAttribute('width', '200')
     expect(code).toHaveAttribute('height', '200')
     // Dark green dots, black square corner markers on white.
     expect(code.querySelector('rect')).toHaveAttribute('fill', '#ffffff')
     expect(code.querySelectorAll('g[fill="#000000"]')).toHaveLength(3)
     expect(code.querySelectorAll('g[fill="#1d4a36"] circle').length).toBeGreaterThan(50)
-    expect(screen.getByRole('link', { name: testPublicConfig.inviteLink })).toHaveAttribute(
+    expect(screen.getByRole('link', { name: testPublicConfig.invite_link })).toHaveAttribute(
       'href',
-      testPublicConfig.inviteLink,
+      testPublicConfig.invite_link,
     )
   })
 })

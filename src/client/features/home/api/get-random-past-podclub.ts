@@ -1,0 +1,22 @@
+import { queryOptions, useQuery } from '@tanstack/react-query'
+import { getRandomPastPodclubResponseSchema } from '#contract/podclubs'
+import { api } from '#client/lib/api-client'
+
+/** GET /past_podclubs/random/: one completed podclub, or null before the first. */
+export function getRandomPastPodclub(signal?: AbortSignal) {
+  return api.get('/past_podclubs/random/', getRandomPastPodclubResponseSchema, { signal })
+}
+
+export function randomPastPodclubQueryOptions() {
+  return queryOptions({
+    queryKey: ['past-podclubs', 'random'] as const,
+    queryFn: ({ signal }) => getRandomPastPodclub(signal),
+    // A new pick each time the card mounts or shuffles, not a cached one.
+    staleTime: 0,
+    gcTime: 0,
+  })
+}
+
+export function useRandomPastPodclub() {
+  return useQuery(randomPastPodclubQueryOptions())
+}

@@ -1,0 +1,52 @@
+import { useState } from 'react'
+import { Link } from 'react-router'
+import { Button } from '#client/components/ui/button'
+import { useAnimationGate, useInterval } from '../hooks/use-animation-gate'
+
+const TITLE = 'what is podclub?'
+const GLYPHS = 'abcdefghijklmnopqrstuvwxyz#%&*+=?'
+const STEP_MS = 50
+const PAUSE_MS = 3000
+
+/** The title as it decodes: `revealed` letters in place, the rest scrambled. */
+export function scrambled(text: string, revealed: number, random = Math.random) {
+  return [...text]
+    .map((ch, i) =>
+      i < revealed || ch === ' ' ? ch : GLYPHS[Math.floor(random() * GLYPHS.length)],
+    )
+    .join('')
+}
+
+/** Spec 1 §2, About card: a title that unscrambles every 50 ms, rests 3 s, and starts over. */
+export function AboutCard() {
+  const { ref, isActive } = useAnimationGate<HTMLDivElement>()
+  // Steps past the length are the pause: 3000 / 50 of them.
+  const total = TITLE.length + PAUSE_MS / STEP_MS
+  const [step, setStep] = useState(TITLE.length)
+  useInterval(() => setStep((s) => (s + 1) % total), STEP_MS, isActive)
+  const shown = isActive && step < TITLE.length ? scrambled(TITLE, step) : TITLE
+
+  return (
+    <div
+      ref={ref}
+      className="flex h-full flex-col gap-6 rounded-sm border border-ink bg-ink p-6 text-paper"
+    >
+      <h2 className="font-mono text-2xl font-semibold">
+        <span aria-hidden>{shown}</span>
+        <span className="sr-only">{TITLE}</span>
+      </h2>
+      <p className="text-paper/85">
+        An invite-only book club for podcasts. Nine members and a podmeister pick one episode,
+        listen on their own, then meet on Zoom or in New York to talk it through. No algorithm
+        decides what you hear next: your fellow listeners do.
+      </p>
+      <Button
+        asChild
+        variant="outline"
+        className="mt-auto self-start border-paper bg-transparent text-paper hover:bg-white/10"
+      >
+        <Link to="/about">[ read more ]</Link>
+      </Button>
+    </div>
+  )
+}

@@ -1,0 +1,128 @@
+import { useId, useState, type FormEvent } from 'react'
+import { createSuggestionBodySchema } from '#contract/suggestions'
+import { Button } from '#client/components/ui/button'
+import { Input } from '#client/components/ui/input'
+import { isApiError } from '#client/lib/api-client'
+import { toast } from '#client/lib/toast'
+import { useSuggestPodcast } from '../api/suggest-podcast'
+import { useAnimationGate, useInterval } from '../hooks/use-animation-gate'
+import { useSchemaForm } from '../hooks/use-schema-form'
+import { fieldA11y, FormField, textareaClass } from './form-field'
+
+const SIDE = 10
+/** The cells around a 10×10 grid, clockwise from the top left: 36 of them. */
+const PERIMETER: readonly (readonly [number, number])[] = [
+  ...Array.from({ length: SIDE }, (_, i) => [0, i] as const),
+  ...Array.from({ length: SIDE - 2 }, (_, i) => [i + 1, SIDE - 1] as const),
+  ...Array.from({ length: SIDE }, (_, i) => [SIDE - 1, SIDE - 1 - i] as const),
+  ...Array.from({ length: SIDE - 2 }, (_, i) => [SIDE - 2 - i, 0] as const),
+]
+const TRAIL = 6
+const EDGE_CLASS = (row: number, col: number) =>
+  row === 0
+    ? 'h-1.5 self-start'
+    : row === SIDE - 1
+      ? 'h-1.5 self-end'
+      : col === 0
+        ? 'w-1.5 justify-self-start'
+        : 'w-1.5 justify-self-end'
+
+/** Spec 1 §2, Propose card: suggest a podcast, framed by a border that ticks every 300 ms. */
+export function SuggestCard() {
+  const id = useId()
+  const form = useSchemaForm(createSuggestionBodySchema, { podcastLink: '', reason: '' })
+  const suggest = useSuggestPodcast()
+  const { ref, isActive } = useAnimationGate<HTMLDivElement>()
+  const [tick, setTick] = useState(0)
+  useInterval(() => setTick((t) => (t + 1) % PERIMETER.length), 300, isActive)
+  const isSubmitting = suggest.isPending
+
+  const handleSubmit = (event: FormEvent) => {
+    event.preventDefault()
+    if (!form.data) return
+    suggest.mutate(form.data, {
+      onSuccess: () => {
+        form.reset()
+        toast({
+          title: 'Podcast Suggested!',
+          description: "Thanks for the suggestion! We'll review it and create a podclub soon.",
+        })
+      },
+      onError: (error) => {
+        form.showServerErrors(error)
+        toast({
+          title: 'Failed to Submit',
+          description: isApiError(error) ? error.message : undefined,
+          variant: 'destructive',
+        })
+      },
+    })
+  }
+
+  return (
+    <div ref={ref} className="relative h-full rounded-sm bg-paper-raised p-3">
+      <div
+        aria-hidden
+        className="pointer-events-none absolute inset-0 grid grid-cols-10 grid-rows-10"
+      >
+        {PERIMETER.map(([row, col], i) => {
+          const distance = (tick - i + PERIMETER.length) % PERIMETER.length
+          return (
+            <span
+              key={i}
+              style={{ gridRow: row + 1, gridColumn: col + 1 }}
+              className={`m-px rounded-[1px] ${
+                distance < TRAIL ? (distance === 0 ? 'bg-accent' : 'bg-accent/40') : 'bg-line/60'
+              } ${EDGE_CLASS(row, col)}`}
+            />
+          )
+        })}
+      </div>
+      <form
+        onSubmit={handleSubmit}
+        noValidate
+        className="relative grid gap-4 p-4"
+        aria-labelledby={`${id}-title`}
+      >
+        <h2 id={`${id}-title`} className="font-mono text-lg font-semibold">
+          suggest a podcast
+        </h2>
+        <p className="text-sm text-ink-muted">
+          Heard an episode worth an hour of talk? Send it our way and we&apos;ll find it a
+          podmeister.
+        </p>
+        <FormField
+          id={`${id}-link`}
+          label="Podcast episode link"
+          error={form.errorOf('podcastLink')}
+        >
+          <Input
+            {...fieldA11y(`${id}-link`, form.errorOf('podcastLink'))}
+            type="url"
+            inputMode="url"
+            placeholder="https://"
+            value={form.values.podcastLink}
+            disabled={isSubmitting}
+            onChange={(e) => form.set('podcastLink', e.target.value)}
+          />
+        </FormField>
+        <FormField
+          id={`${id}-reason`}
+          label="Why this one? (optional)"
+          error={form.errorOf('reason')}
+        >
+          <textarea
+            {...fieldA11y(`${id}-reason`, form.errorOf('reason'))}
+            className={textareaClass}
+            value={form.values.reason}
+            disabled={isSubmitting}
+            onChange={(e) => form.set('reason', e.target.value)}
+          />
+        </FormField>
+        <Button type="submit" disabled={isSubmitting || !form.isValid}>
+          {isSubmitting ? 'submitting...' : '[ suggest ]'}
+        </Button>
+      </form>
+    </div>
+  )
+}

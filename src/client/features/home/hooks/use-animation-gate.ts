@@ -1,0 +1,66 @@
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react'
+
+const REDUCED_MOTION = '(prefers-reduced-motion: reduce)'
+
+function subscribeReducedMotion(onChange: () => void) {
+  const query = window.matchMedia?.(REDUCED_MOTION)
+  query?.addEventListener('change', onChange)
+  return () => query?.removeEventListener('change', onChange)
+}
+
+/** Whether the person asked their system for less motion; follows changes live. */
+export function usePrefersReducedMotion() {
+  return useSyncExternalStore(
+    subscribeReducedMotion,
+    () => window.matchMedia?.(REDUCED_MOTION).matches ?? false,
+    () => false,
+  )
+}
+
+function subscribeVisibility(onChange: () => void) {
+  document.addEventListener('visibilitychange', onChange)
+  return () => document.removeEventListener('visibilitychange', onChange)
+}
+
+/**
+ * Whether an animation may run now: its element is on screen, the tab is visible and the person
+ * has not asked for reduced motion. Attach `ref` to the animated element.
+ */
+export function useAnimationGate<T extends Element>() {
+  const ref = useRef<T>(null)
+  // Without IntersectionObserver (old browsers, tests) the element counts as on screen.
+  const [isOnScreen, setIsOnScreen] = useState(() => typeof IntersectionObserver === 'undefined')
+  const isTabVisible = useSyncExternalStore(
+    subscribeVisibility,
+    () => document.visibilityState !== 'hidden',
+    () => true,
+  )
+  const prefersReducedMotion = usePrefersReducedMotion()
+
+  useEffect(() => {
+    const element = ref.current
+    if (!element || typeof IntersectionObserver === 'undefined') return
+    const observer = new IntersectionObserver(([entry]) => setIsOnScreen(!!entry?.isIntersecting))
+    observer.observe(element)
+    return () => observer.disconnect()
+  }, [])
+
+  return {
+    ref,
+    isActive: isOnScreen && isTabVisible && !prefersReducedMotion,
+    prefersReducedMotion,
+  }
+}
+
+/** Calls `tick` every `ms` while `isActive`; stops (and keeps its state) otherwise. */
+export function useInterval(tick: () => void, ms: number, isActive: boolean) {
+  const latest = useRef(tick)
+  useEffect(() => {
+    latest.current = tick
+  })
+  useEffect(() => {
+    if (!isActive) return
+    const id = window.setInterval(() => latest.current(), ms)
+    return () => window.clearInterval(id)
+  }, [ms, isActive])
+}

@@ -1,0 +1,115 @@
+import { render, screen, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { createMemoryRouter, RouterProvider } from 'react-router'
+import { describe, expect, it, vi } from 'vitest'
+import type { Podclub } from '#contract/podclubs'
+import { podclubFixture } from '../testing'
+import { PodclubCard } from './podclub-card'
+
+function renderCard(
+  podclub: Podclub,
+  username: string | null,
+  opts: { isPending?: boolean; onToggle?: () => void } = {},
+) {
+  const onToggle = vi.fn(opts.onToggle)
+  const router = createMemoryRouter([
+    {
+      path: '/',
+      element: (
+        <PodclubCard
+          podclub={podclub}
+          username={username}
+          isPending={opts.isPending ?? false}
+          onToggle={onToggle}
+          share={{ clubInviteCode: 'club-code', appUrl: 'https://podclub.test' }}
+        />
+      ),
+    },
+  ])
+  render(<RouterProvider router={router} />)
+  return { onToggle, card: screen.getByRole('article') }
+}
+
+const LONG = Array.from({ length: 45 }, (_, i) => `word${i + 1}`).join(' ')
+
+describe('PodclubCard', () => {
+  it('shows the podclub: title, podcast, date, time, Online by default, seats, links, badges', () => {
+    const { card } = renderCard(podclubFixture({ seats_left: 1 }), null)
+    expect(within(card).getByRole('heading', { name: /The Invention of Boredom/ })).toBeVisible()
+    expect(card).toHaveTextContent('Hidden Brain')
+    expect(card).toHaveTextContent('Monday, March 1, 2027')
+    expect(card).toHaveTextContent('7:00 PM EST')
+    expect(card).toHaveTextContent('Online')
+    expect(card).toHaveTextContent('1 seat left')
+    expect(card).toHaveTextContent('— host.one, podmeister')
+    const listen = within(within(card).getByRole('list', { name: 'Listen' }))
+    const links = listen.getAllByRole('link')
+    // The invalid third URL gives no link; the external one is labelled with its host.
+    expect(links).toHaveLength(2)
+    expect(listen.getByRole('link', { name: 'YouTube' })).toBe(links[0])
+    expect(listen.getByRole('link', { name: 'example.org' })).toBe(links[1])
+    for (const a of links) expect(a).toHaveAttribute('rel', 'noopener noreferrer')
+    const badges = within(within(card).getByRole('list', { name: 'Keywords' })).getAllByRole(
+      'listitem',
+    )
+    expect(badges.map((b) => b.textContent)).toEqual(['attention', 'cities'])
+  })
+
+  it('sends a visitor to log in', () => {
+    const { card } = renderCard(podclubFixture(), null)
+    expect(within(card).getByRole('link', { name: '[ login to register ]' })).toHaveAttribute(
+      'href',
+      '/login',
+    )
+    expect(within(card).queryByRole('button', { name: /register/ })).toBeNull()
+  })
+
+  it('lets a member register', async () => {
+    const podclub = podclubFixture()
+    const { card, onToggle } = renderCard(podclub, 'ada')
+    await userEvent.click(within(card).getByRole('button', { name: '[ register ]' }))
+    expect(onToggle).toHaveBeenCalledWith(podclub, false)
+  })
+
+  it('shows a full podclub as a disabled button', () => {
+    const { card } = renderCard(podclubFixture({ seats_left: 0 }), 'ada')
+    expect(within(card).getByRole('button', { name: '[ registration full ]' })).toBeDisabled()
+    expect(card).toHaveTextContent('No seats left')
+  })
+
+  it('tells a registered member they are in, with share and cancel', async () => {
+    const podclub = podclubFixture({ id: 7, api_registered_usernames: { reserved: ['ada'] } })
+    const { card, onToggle } = renderCard(podclub, 'ada')
+    expect(card).toHaveTextContent("You're registered, see you there!")
+    const share = within(card).getByRole('link', { name: '[ share to x ]' })
+    expect(share.getAttribute('href')).toMatch(/^https:\/\/x\.com\/intent\/post\?/)
+    expect(decodeURIComponent(share.getAttribute('href')!)).toContain(
+      'https://podclub.test/podclubs/7',
+    )
+    await userEvent.click(within(card).getByRole('button', { name: '[ cancel ]' }))
+    expect(onToggle).toHaveBeenCalledWith(podclub, true)
+  })
+
+  it('disables the button while a register or cancel is pending', () => {
+    const { card } = renderCard(podclubFixture(), 'ada', { isPending: true })
+    const button = within(card).getByRole('button', { name: '[ register ]' })
+    expect(button).toBeDisabled()
+    expect(button).toHaveAttribute('aria-busy', 'true')
+  })
+
+  it('does not offer the podmeister a seat', () => {
+    const { card } = renderCard(podclubFixture(), 'host.one')
+    expect(card).toHaveTextContent("You're the podmeister of this one.")
+    expect(within(card).queryByRole('button', { name: /register|cancel/ })).toBeNull()
+  })
+
+  it('cuts the description at 30 words with Read more and Show less', async () => {
+    const { card } = renderCard(podclubFixture({ description: LONG, podmeister_note: '' }), null)
+    expect(card).toHaveTextContent('word30…')
+    expect(card).not.toHaveTextContent('word31')
+    await userEvent.click(within(card).getByRole('button', { name: 'Read more' }))
+    expect(card).toHaveTextContent('word45')
+    await userEvent.click(within(card).getByRole('button', { name: 'Show less' }))
+    expect(card).not.toHaveTextContent('word31')
+  })
+})

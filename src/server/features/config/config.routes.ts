@@ -1,0 +1,26 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { getPublicConfigResponseSchema } from '#contract/config'
+import type { AppDeps } from '../../deps'
+
+/** The public facts of this installation the page shows. Settings change only with a restart. */
+export const configRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
+  const appUrl = deps.env.APP_URL.replace(/\/$/, '')
+  const data = {
+    app_url: appUrl,
+    club_invite_code: deps.clubInviteCode,
+    invite_link: `${appUrl}/register/${encodeURIComponent(deps.clubInviteCode)}`,
+    contact_email: deps.env.CONTACT_EMAIL,
+  }
+  app.get(
+    '/config/',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['config'],
+        summary: "The club's address, reusable invite code and link, and contact address",
+        response: { 200: getPublicConfigResponseSchema },
+      },
+    },
+    async () => ({ data }),
+  )
+}

@@ -1,0 +1,146 @@
+import { promisify } from 'node:util'
+import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib'
+import { PGlite } from '@electric-sql/pglite'
+import type { Db } from '../../db/client'
+import { readUpcomingPodclubs } from './podclubs.queries'
+import { localPodclubsGeneration, readPodclubsVersion } from './podclubs.version'
+
+const gzipAsync = promisify(gzip)
+const brotliAsync = promisify(brotliCompress)
+
+export type FeedEncoding = 'br' | 'gzip' | 'identity'
+
+/** Answers below this size go out as they are (compressing them saves less than it costs). */
+export const COMPRESS_THRESHOLD = 1024
+
+type Entry = {
+  version: number
+  body: Buffer
+  encoded: Partial<Record<'br' | 'gzip', Promise<Buffer>>>
+}
+
+/**
+ * The upcoming feed, serialized once per version and shared by every viewer (the page works out
+ * 'registered' from the usernames). On PostgreSQL each request waits for a read of the version
+ * row that started after it arrived (shared by the requests arriving together); a write bumps
+ * it in its own transaction, so once the write is acknowledged every process sees the new
+ * version and rebuilds. On PGlite the process's own count of bumps stands in for the row.
+ * The compressed forms are made once per version, when a client first asks for them.
+ */
+export function createFeedCache(
+  db: Db,
+  opts: {
+    /**
+     * PGlite: this process makes every change, so the in-process count of bumps says when the
+     * list changed, and a request costs no query at all. PostgreSQL (several processes): the
+     * version row is read.
+     */
+    singleProcess?: boolean
+  } = {},
+) {
+  let current: Entry | undefined
+  let running: Promise<number> | null = null
+  let queued: Promise<number> | null = null
+
+  const startVersionRead = () => {
+    const read: Promise<number> = readPodclubsVersion(db).finally(() => {
+      if (running === read) running = null
+    })
+    running = read
+    return read
+  }
+
+  /**
+   * The version as of a moment after this call: what every write acknowledged before it wrote.
+   * Concurrent requests share reads: a read already running may have started before this
+   * request arrived (and miss a write acknowledged just before it), so a request joins the read
+   * queued behind it, which starts later. Under load that is about one tiny query per round
+   * trip instead of one per request, and never a stale answer.
+   */
+  function freshVersion(): Promise<number> {
+    if (queued) return queued
+    if (!running) return startVersionRead()
+    const next = running
+      .then(
+        () => {},
+        () => {},
+      )
+      .then(() => {
+        queued = null
+        return startVersionRead()
+      })
+    queued = next
+    return next
+  }
+  let building: { version: number; entry: Promise<Entry> } | undefined
+
+  async function build(version: number): Promise<Entry> {
+    // The version is read before the list: a change committed in between makes the list newer
+    // than its key, never older, and the next request simply rebuilds.
+    const list = await readUpcomingPodclubs(db)
+    return { version, body: Buffer.from(JSON.stringify({ data: list })), encoded: {} }
+  }
+
+  async function entryFor(version: number): Promise<Entry> {
+    if (current?.version === version) return current
+    // Requests arriving together for a new version wait for one build instead of each reading.
+    if (building?.version !== version) {
+      const entry = build(version)
+      building = { version, entry }
+      entry
+        .then((e) => {
+          if (!current || current.version <= e.version) current = e
+        })
+        .catch(() => {})
+        .finally(() => {
+          if (building?.entry === entry) building = undefined
+        })
+    }
+    return building.entry
+  }
+
+  return {
+    /** The feed's JSON body in the best encoding the client accepts. */
+    async read(
+      acceptEncoding: string | undefined,
+    ): Promise<{ body: Buffer; encoding: FeedEncoding }> {
+      const version = opts.singleProcess ? localPodclubsGeneration() : await freshVersion()
+      const entry = await entryFor(version)
+      const encoding =
+        entry.body.length < COMPRESS_THRESHOLD ? 'identity' : pickEncoding(acceptEncoding)
+      if (encoding === 'identity') return { body: entry.body, encoding }
+      const encoded = (entry.encoded[encoding] ??=
+        encoding === 'br'
+          ? brotliAsync(entry.body, {
+              params: {
+                [zlibConstants.BROTLI_PARAM_QUALITY]: 6,
+                [zlibConstants.BROTLI_PARAM_SIZE_HINT]: entry.body.length,
+              },
+            })
+          : gzipAsync(entry.body, { level: 6 }))
+      return { body: await encoded, encoding }
+    },
+  }
+}
+
+export type FeedCache = ReturnType<typeof createFeedCache>
+
+/** br, else gzip, else as is; an encoding with q=0 is refused. */
+export function pickEncoding(header: string | undefined): FeedEncoding {
+  if (!header) return 'identity'
+  const accepted = new Map<string, number>()
+  for (const part of header.toLowerCase().split(',')) {
+    const [name = '', ...params] = part.trim().split(';')
+    const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find(Boolean)
+    accepted.set(name.trim(), q === undefined ? 1 : Number(q))
+  }
+  const wants = (name: string) => (accepted.get(name) ?? accepted.get('*') ?? 0) > 0
+  if (wants('br')) return 'br'
+  if (wants('gzip')) return 'gzip'
+  return 'identity'
+}
+
+/** Whether the database is PGlite, which one process serves alone. */
+export function isPglite(db: Db): boolean {
+  return (db as { $client?: unknown }).$client instanceof PGlite
+}

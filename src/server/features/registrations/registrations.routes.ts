@@ -1,0 +1,32 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { podclubIdParamsSchema, registrationStateResponseSchema } from '#contract/podclubs'
+import type { AppDeps } from '../../deps'
+import { defineRateLimit, limitKeys } from '../../plugins/rate-limit'
+import { toggleSeat } from './registrations.service'
+
+export const registrationLimits = {
+  /** Seat toggles by one member: generous for people, a wall for scripts. */
+  toggle: defineRateLimit('seat-toggle', 60, 60),
+}
+
+export const registrationRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (
+  app,
+  { deps },
+) => {
+  app.post(
+    '/register/:podclubId/',
+    {
+      config: { access: 'member' },
+      schema: {
+        tags: ['registrations'],
+        summary: 'Take a seat, or give it back when already holding one',
+        params: podclubIdParamsSchema,
+        response: { 200: registrationStateResponseSchema },
+      },
+    },
+    async (request) => {
+      await app.rateLimit.consume(registrationLimits.toggle, limitKeys.account(request.member.id))
+      return { data: await toggleSeat(deps, request.member, request.params.podclubId) }
+    },
+  )
+}

@@ -1,0 +1,41 @@
+import { count, countDistinct, eq, sql } from 'drizzle-orm'
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { getSplashResponseSchema, type SplashStats } from '#contract/podclubs'
+import type { Db } from '../../db/client'
+import type { AppDeps } from '../../deps'
+import { podclubs, users } from '../../db/schema/index'
+
+/**
+ * The stats card's numbers as CONTRACT.md counts them: every account; completed podclubs;
+ * distinct non-empty cities, ignoring case and surrounding spaces.
+ */
+export async function readSplashStats(db: Db): Promise<SplashStats> {
+  const city = sql`lower(btrim(${users.city}))`
+  const [members] = await db
+    .select({ n: count(), cities: countDistinct(sql`nullif(${city}, '')`) })
+    .from(users)
+  const [completed] = await db
+    .select({ n: count() })
+    .from(podclubs)
+    .where(eq(podclubs.status, 'completed'))
+  return {
+    member_count: members?.n ?? 0,
+    completed_podclub_count: completed?.n ?? 0,
+    cities_count: members?.cities ?? 0,
+  }
+}
+
+export const splashRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
+  app.get(
+    '/splash/',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['splash'],
+        summary: 'Members, podclubs discussed and cities represented',
+        response: { 200: getSplashResponseSchema },
+      },
+    },
+    async () => ({ data: await readSplashStats(deps.db) }),
+  )
+}
