@@ -13,6 +13,10 @@ import {
 import type { AppDeps } from './deps'
 import { authRoutes } from './features/auth/auth.routes'
 import { healthRoutes } from './features/health/health.routes'
+import { hindsightRoutes } from './features/hindsights/hindsights.routes'
+import { podclubDetailRoutes } from './features/podclub-detail/podclub-detail.routes'
+import { profileRoutes } from './features/profile/profile.routes'
+import { proposalRoutes } from './features/proposals/proposals.routes'
 import { accessPlugin } from './plugins/access'
 import { errorsPlugin } from './plugins/errors'
 import { rateLimitPlugin } from './plugins/rate-limit'
@@ -115,6 +119,10 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
         reply.header('cache-control', 'no-store')
       })
       await api.register(authRoutes, { deps })
+      await api.register(podclubDetailRoutes, { deps })
+      await api.register(hindsightRoutes, { deps })
+      await api.register(profileRoutes, { deps })
+      await api.register(proposalRoutes, { deps })
     },
     { prefix: '/api/v1' },
   )
