@@ -171,7 +171,7 @@ export function ProposeWizard({ step, onStepChange, onSubmitted }: ProposeWizard
       </p>
     ) : null
   const row = (name: Field, label: string, control: ReactNode) => (
-    <div className="grid gap-2">
+    <div key={name} className="grid gap-2">
       <Label htmlFor={`${id}-${name}`}>{label}</Label>
       {control}
       {errorOf(name)}
