@@ -69,3 +69,68 @@ export const test = base.extend<{ pageErrors: string[] }>({
   ],
 })
 export { expect }
+
+/** The password of the demo seed's members (src/server/features/demo/demo.seed.ts). */
+export const DEMO_PASSWORD = 'podclub-demo'
+
+/**
+ * A second server with the demo data (`DEMO=1`: completed podclubs with attendees, hindsights
+ * and a chat log), on its own port and fresh PGlite folder, for journeys that need podclubs no
+ * screen can make yet. Call it in `test.beforeAll` and `stop()` it in `test.afterAll`.
+ */
+export async function startDemoServer(port = e2e.port + 2) {
+  const { spawn } = await import('node:child_process')
+  const { mkdtemp, rm } = await import('node:fs/promises')
+  const { tmpdir } = await import('node:os')
+  const path = await import('node:path')
+  const { answersOk, waitUntil } = await import('../src/server/testing/wait')
+  const baseUrl = `http://127.0.0.1:${port}`
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'podclub-e2e-demo-'))
+  const server = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      DEMO: '1',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      APP_URL: baseUrl,
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      SMTP_URL: '',
+      ADMIN_USERNAME: e2e.admin.username,
+      ADMIN_PASSWORD: e2e.admin.password,
+      ADMIN_EMAIL: e2e.admin.email,
+      CLUB_INVITE_CODE: e2e.clubCode,
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
+  await waitUntil(
+    async () => {
+      if (server.exitCode !== null)
+        throw new Error(`the demo server exited with ${server.exitCode}`)
+      return answersOk(`${baseUrl}/readyz`)
+    },
+    60_000,
+    'demo server ready',
+  )
+  return {
+    baseUrl,
+    async stop() {
+      const exited = new Promise((resolve) => server.once('exit', resolve))
+      server.kill('SIGTERM')
+      await exited
+      await rm(dataDir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** Runs axe-core on the page and fails on any violation, naming the rule and the elements. */
+export async function expectNoAxeViolations(page: Page, what: string) {
+  const { default: AxeBuilder } = await import('@axe-core/playwright')
+  const results = await new AxeBuilder({ page }).analyze()
+  const summary = results.violations.map(
+    (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+  )
+  expect(summary, `axe violations on ${what}`).toEqual([])
+}

@@ -31,6 +31,10 @@ import { podclubRoutes } from './features/podclubs/podclubs.routes'
 import { registrationRoutes } from './features/registrations/registrations.routes'
 import { splashRoutes } from './features/splash/splash.routes'
 import { suggestionRoutes } from './features/suggestions/suggestions.routes'
+import { hindsightRoutes } from './features/hindsights/hindsights.routes'
+import { podclubDetailRoutes } from './features/podclub-detail/podclub-detail.routes'
+import { profileRoutes } from './features/profile/profile.routes'
+import { proposalRoutes } from './features/proposals/proposals.routes'
 import { accessPlugin } from './plugins/access'
 import { errorsPlugin } from './plugins/errors'
 import { rateLimitPlugin } from './plugins/rate-limit'
@@ -230,13 +234,17 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
       await api.register(accountsRoutes, { deps })
       await api.register(controlPanelRoutes, { deps })
       await api.register(unsubscribeRoutes, { deps })
-      if (options.extraApiRoutes) await api.register(options.extraApiRoutes)
       await api.register(podclubRoutes, { deps })
       await api.register(registrationRoutes, { deps })
       await api.register(splashRoutes, { deps })
       await api.register(suggestionRoutes, { deps })
       await api.register(inviteRoutes, { deps })
       await api.register(configRoutes, { deps })
+      await api.register(podclubDetailRoutes, { deps })
+      await api.register(hindsightRoutes, { deps })
+      await api.register(profileRoutes, { deps })
+      await api.register(proposalRoutes, { deps })
+      if (options.extraApiRoutes) await api.register(options.extraApiRoutes)
     },
     { prefix: '/api/v1' },
   )

@@ -1,7 +1,15 @@
 import { screen, waitFor } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { member, superuser } from '#client/testing/fixtures'
+import { replyError, type Handlers } from '#client/testing/mock-api'
 import { findScreenTitle, renderWithProviders } from '#client/testing/render'
+
+// The calls the screens make as they open; how they answer is their own tests' business.
+const screenCalls: Handlers = {
+  'GET /podclubs/:id/': () => replyError(404),
+  'GET /profile/': () => replyError(503),
+  'GET /podcasts/': () => replyError(503),
+}
 
 describe('route table', () => {
   it.each([
@@ -21,7 +29,7 @@ describe('route table', () => {
     ['/polls/3/CODE1234', 'poll'],
     ['/no/such/page', 'Page Not Found'],
   ])('shows a visitor %s as "%s"', async (path, title) => {
-    const { router } = renderWithProviders({ path })
+    const { router } = renderWithProviders({ path, handlers: screenCalls })
     expect(await findScreenTitle()).toHaveTextContent(title)
     expect(router.state.location.pathname).toBe(path)
   })
@@ -30,7 +38,7 @@ describe('route table', () => {
     ['/profile', 'profile'],
     ['/propose', 'propose'],
   ])('shows a member %s', async (path, title) => {
-    renderWithProviders({ path, currentUser: member })
+    renderWithProviders({ path, currentUser: member, handlers: screenCalls })
     expect(await findScreenTitle()).toHaveTextContent(title)
   })
 

@@ -1,5 +1,88 @@
-import { ContentLayout } from '#client/components/layouts/content-layout'
+import { useEffect, useRef } from 'react'
+import { useNavigate, useParams } from 'react-router'
+import { Spinner } from '#client/components/ui/spinner'
+import { HindsightsCard } from '#client/features/hindsights/components/hindsights-card'
+import { usePodclubDetail } from '#client/features/podclub-detail/api/get-podclub-detail'
+import { ChatlogCard } from '#client/features/podclub-detail/components/chatlog-card'
+import {
+  AttendeesCard,
+  PodclubDetailsCard,
+  PodclubHeader,
+} from '#client/features/podclub-detail/components/podclub-details'
+import { toast } from '#client/lib/toast'
 
 export default function PodclubRoute() {
-  return <ContentLayout title="podclub" />
+  const { id = '' } = useParams()
+  const navigate = useNavigate()
+  const podclub = usePodclubDetail(id)
+  const data = podclub.data
+  // The server leaves hindsights out of a completed podclub for anyone who did not attend it.
+  const isGated = data?.status === 'completed' && data.hindsights === undefined
+  const gateHandled = useRef(false)
+
+  useEffect(() => {
+    if (!isGated || gateHandled.current) return
+    gateHandled.current = true
+    toast({
+      title: 'You are not a participant of this podclub',
+      description: 'You can only view the discussion if you were registered.',
+      variant: 'destructive',
+    })
+    void navigate('/home')
+  }, [isGated, navigate])
+
+  if (!data && podclub.isError) {
+    return <LoadFailure message={podclub.error.message} />
+  }
+
+  if (!data || isGated) {
+    return (
+      <div className="grid place-items-center py-16" aria-busy="true">
+        <title>podclub · podclub</title>
+        <h1 className="sr-only">podclub</h1>
+        <Spinner className="size-8 text-accent" />
+        <span className="sr-only">loading podclub…</span>
+      </div>
+    )
+  }
+
+  const isCompleted = data.status === 'completed'
+  return (
+    <div className="grid gap-6">
+      <title>{`${data.episode_title} · podclub`}</title>
+      <PodclubHeader podclub={data} />
+      <div className="grid gap-6 lg:grid-cols-[2fr_1fr]">
+        <div className="grid content-start gap-6">
+          {isCompleted && data.hindsights ? (
+            <HindsightsCard
+              podclubId={data.id}
+              hindsights={data.hindsights}
+              onPosted={() => podclub.refetch()}
+            />
+          ) : null}
+          {isCompleted && data.chatlog !== undefined ? (
+            <ChatlogCard chatlog={data.chatlog} />
+          ) : null}
+          <PodclubDetailsCard podclub={data} />
+        </div>
+        <div className="grid content-start gap-6">
+          <AttendeesCard podclub={data} />
+        </div>
+      </div>
+    </div>
+  )
+}
+
+/** Spec 2 §8: 'Failed to fetch podclub', in red on the page, with the reason when known. */
+function LoadFailure({ message }: { message: string }) {
+  return (
+    <div className="grid gap-3">
+      <title>podclub · podclub</title>
+      <h1 className="font-mono text-2xl font-semibold">podclub</h1>
+      <div role="alert" className="text-danger">
+        <p>Failed to fetch podclub</p>
+        {message ? <p className="text-sm">{message}</p> : null}
+      </div>
+    </div>
+  )
 }

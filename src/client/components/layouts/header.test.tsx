@@ -2,7 +2,7 @@ import { act, fireEvent, screen, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 import { okSchema } from '#contract/common'
 import { member, superuser } from '#client/testing/fixtures'
-import { networkError, reply } from '#client/testing/mock-api'
+import { networkError, reply, replyError } from '#client/testing/mock-api'
 import { findScreenTitle, queryToasts, renderWithProviders } from '#client/testing/render'
 
 function banner() {
@@ -84,7 +84,10 @@ describe('logout', () => {
     const { user, router, api } = renderWithProviders({
       path: '/profile',
       currentUser: member,
-      handlers: { 'POST /logout/': () => reply(okSchema, { data: { ok: true } }) },
+      handlers: {
+        'POST /logout/': () => reply(okSchema, { data: { ok: true } }),
+        'GET /profile/': () => replyError(503),
+      },
     })
     await findScreenTitle('profile')
 
@@ -102,7 +105,10 @@ describe('logout', () => {
     const { user, router } = renderWithProviders({
       path: '/profile',
       currentUser: member,
-      handlers: { 'POST /logout/': () => networkError() },
+      handlers: {
+        'POST /logout/': () => networkError(),
+        'GET /profile/': () => replyError(503),
+      },
     })
     await findScreenTitle('profile')
 

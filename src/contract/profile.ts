@@ -1,0 +1,39 @@
+import { z } from 'zod'
+import { envelope } from './common'
+import { podclubSchema } from './podclubs'
+
+/** A podclub in the profile's lists (spec 1 §3, Profile response). */
+export const profilePodclubSchema = podclubSchema.pick({
+  id: true,
+  status: true,
+  podcast: true,
+  episode_title: true,
+  starts_at: true,
+  pretty_date: true,
+  pretty_time: true,
+})
+export type ProfilePodclub = z.infer<typeof profilePodclubSchema>
+
+export const profileSchema = z.object({
+  user: z.object({
+    username: z.string(),
+    email: z.string(),
+    profile: z.object({
+      /** Completed podclubs attended + completed podclubs hosted. */
+      cred: z.number().int().min(0),
+      city: z.string(),
+      /** ISO 8601. */
+      member_since: z.string(),
+      /** Completed podclubs the member held a seat in. */
+      completed_podclub_count: z.number().int().min(0),
+      /** Completed podclubs the member hosted as podmeister. */
+      completed_podmeister_count: z.number().int().min(0),
+    }),
+  }),
+  /** Upcoming podclubs the member holds a seat in or hosts, soonest first. */
+  upcoming_podclubs: z.array(profilePodclubSchema),
+  /** Completed podclubs the member attended or hosted, latest first. */
+  past_podclubs: z.array(profilePodclubSchema),
+})
+export type Profile = z.infer<typeof profileSchema>
+export const getProfileResponseSchema = envelope(profileSchema)

@@ -1,0 +1,87 @@
+import { asc, desc, eq, sql } from 'drizzle-orm'
+import type { Podclub } from '#contract/podclubs'
+import {
+  type createProposalBodySchema,
+  parseScheduledStart,
+  type ProposalSuggestions,
+} from '#contract/proposals'
+import type { z } from 'zod'
+import type { Db } from '../../db/client'
+import { podcasts, podclubs } from '../../db/schema/index'
+import { transaction } from '../../db/transaction'
+import type { AppDeps } from '../../deps'
+import { AppError } from '../../lib/app-error'
+import type { AuthUser } from '../../plugins/session'
+import { readPodclubs } from '../podclubs/podclubs.queries'
+import { bumpPodclubsVersion } from '../podclubs/podclubs.version'
+
+export type ProposalInput = z.output<ReturnType<typeof createProposalBodySchema>>
+
+const SUGGESTION_LIMIT = 200
+
+/** The wizard's suggestions: every podcast by name, and the keywords podclubs use most. */
+export async function getProposalSuggestions(db: Db): Promise<ProposalSuggestions> {
+  const shows = await db
+    .select({ name: podcasts.name })
+    .from(podcasts)
+    .orderBy(asc(sql`lower(${podcasts.name})`))
+    .limit(SUGGESTION_LIMIT)
+  const keyword = sql<string>`lower(btrim(k.keyword))`
+  const used = await db
+    .select({ keyword, uses: sql<number>`count(*)::int` })
+    .from(
+      sql`${podclubs}, lateral (values (${podclubs.keywordOne}), (${podclubs.keywordTwo}), (${podclubs.keywordThree})) as k(keyword)`,
+    )
+    .where(sql`btrim(k.keyword) <> ''`)
+    .groupBy(keyword)
+    .orderBy(desc(sql`count(*)`), asc(keyword))
+    .limit(SUGGESTION_LIMIT)
+  return { podcasts: shows.map((s) => s.name), keywords: used.map((k) => k.keyword) }
+}
+
+/**
+ * Creates the upcoming podclub a member proposes, with them as podmeister. The podcast is the
+ * existing one of that name (case aside), or a new one; two proposals naming the same new
+ * podcast at once end up sharing it.
+ */
+export async function createProposal(
+  deps: Pick<AppDeps, 'db' | 'wakeOutbox' | 'env'>,
+  member: AuthUser,
+  input: ProposalInput,
+): Promise<Podclub> {
+  // The body schema has checked it already; this only narrows the type.
+  const startsAt = parseScheduledStart(input.scheduledStart)
+  if (!startsAt) throw new AppError('BAD_REQUEST', 'Please select a date and time', 400)
+  return transaction(deps, async (tx) => {
+    await tx.insert(podcasts).values({ name: input.podcastName }).onConflictDoNothing()
+    const [podcast] = await tx
+      .select({ id: podcasts.id })
+      .from(podcasts)
+      .where(eq(sql`lower(${podcasts.name})`, input.podcastName.toLowerCase()))
+    if (!podcast) throw new Error('podcast missing after insert')
+    const [created] = await tx
+      .insert(podclubs)
+      .values({
+        podcastId: podcast.id,
+        podmeisterId: member.id,
+        episodeTitle: input.title,
+        episodeNumber: input.number,
+        status: 'upcoming',
+        startsAt,
+        location: input.location,
+        zoomLink: input.location === 'zoom' ? deps.env.ZOOM_LINK : '',
+        keywordOne: input.keywordOne,
+        keywordTwo: input.keywordTwo,
+        keywordThree: input.keywordThree,
+        linkOne: input.linkOne,
+        linkTwo: input.linkTwo,
+        linkThree: input.linkThree,
+        description: input.description,
+        podmeisterNote: input.podmeisterNote,
+      })
+      .returning({ id: podclubs.id })
+    await bumpPodclubsVersion(tx)
+    const [podclub] = await readPodclubs(tx, eq(podclubs.id, created!.id))
+    return podclub!
+  })
+}
