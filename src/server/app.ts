@@ -13,6 +13,7 @@ import {
 import type { AppDeps } from './deps'
 import { authRoutes } from './features/auth/auth.routes'
 import { healthRoutes } from './features/health/health.routes'
+import { pollRoutes } from './features/polls/polls.routes'
 import { accessPlugin } from './plugins/access'
 import { errorsPlugin } from './plugins/errors'
 import { rateLimitPlugin } from './plugins/rate-limit'
@@ -115,6 +116,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
         reply.header('cache-control', 'no-store')
       })
       await api.register(authRoutes, { deps })
+      await api.register(pollRoutes, { deps })
     },
     { prefix: '/api/v1' },
   )
