@@ -15,28 +15,16 @@ const votesLabel = (votes: number) => `${votes} ${votes === 1 ? 'vote' : 'votes'
 export function PollOption({ option, isWinner, canVote, isVoting, onVote }: PollOptionProps) {
   return (
     <li className="grid gap-3 rounded-sm border border-line bg-paper-raised p-4 sm:p-5">
-      <div className="flex flex-wrap items-start justify-between gap-x-4 gap-y-2">
-        <div className="grid min-w-0 gap-1">
-          <h2 className="font-mono text-base font-semibold break-words">
-            {option.title}
-            {isWinner ? (
-              <span className="ml-2 inline-block rounded-sm border border-ink px-1.5 py-0.5 align-middle text-xs font-semibold tracking-wide uppercase">
-                Winner
-              </span>
-            ) : null}
-          </h2>
-          {option.podcast ? <p className="text-sm text-ink-muted">{option.podcast}</p> : null}
-        </div>
-        {canVote ? (
-          <Button
-            size="sm"
-            disabled={isVoting}
-            aria-label={`[ vote ] for ${option.title}`}
-            onClick={() => onVote(option.id)}
-          >
-            [ vote ]
-          </Button>
-        ) : null}
+      <div className="grid min-w-0 gap-1">
+        <h2 className="font-mono text-base font-semibold break-words">
+          {option.title}
+          {isWinner ? (
+            <span className="ml-2 inline-block rounded-sm border border-ink px-1.5 py-0.5 align-middle text-xs font-semibold tracking-wide uppercase">
+              Winner
+            </span>
+          ) : null}
+        </h2>
+        {option.podcast ? <p className="text-sm text-ink-muted">{option.podcast}</p> : null}
       </div>
       {option.description ? <p className="text-sm break-words">{option.description}</p> : null}
       {option.link ? (
@@ -59,6 +47,16 @@ export function PollOption({ option, isWinner, canVote, isVoting, onVote }: Poll
           <div className="h-full bg-ink" style={{ width: `${option.percentage}%` }} />
         </div>
       </div>
+      {canVote ? (
+        <Button
+          className="w-full sm:w-auto sm:justify-self-end"
+          disabled={isVoting}
+          aria-label={`[ vote ] for ${option.title}`}
+          onClick={() => onVote(option.id)}
+        >
+          [ vote ]
+        </Button>
+      ) : null}
     </li>
   )
 }

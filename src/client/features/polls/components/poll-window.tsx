@@ -151,7 +151,7 @@ function PollFooter({ poll, voteCode, hasVoted, statusRef }: PollFooterProps) {
       <p ref={statusRef} tabIndex={-1} className="font-semibold outline-none">
         {statusText(poll, hasVoted)}
       </p>
-      <dl className="grid gap-x-6 gap-y-1 sm:grid-cols-[auto_1fr]">
+      <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-1">
         <dt className="text-ink-muted">total votes</dt>
         <dd>{poll.total_votes}</dd>
         <dt className="text-ink-muted">{poll.is_expired ? 'expired' : 'expires'}</dt>

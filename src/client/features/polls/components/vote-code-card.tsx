@@ -104,7 +104,7 @@ export function VoteCodeCard({ pollId }: { pollId: string }) {
           </p>
         ) : null}
       </form>
-      <p role="status" className="min-h-5 font-mono text-sm text-accent">
+      <p role="status" className="-mt-2 min-h-5 font-mono text-sm text-accent">
         {isSent ? 'Code sent successfully!' : ''}
       </p>
     </section>
