@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { emailSchema } from './auth'
-import { envelope, idSchema, okSchema, textSchema } from './common'
+import { envelope, okSchema, textSchema } from './common'
 
 /** How many options a poll offers (CONTRACT.md, operator call). */
 export const POLL_OPTIONS_MIN = 2
@@ -24,9 +24,17 @@ export const voteCodeSchema = textSchema({ error: voteCodeErrors.invalid })
   .min(1, voteCodeErrors.invalid)
   .max(128, voteCodeErrors.invalid)
 
-export const pollParamsSchema = z.object({ pollId: idSchema })
+export const POLL_NOT_FOUND_MESSAGE = 'Poll not found'
+/** A poll id in a path; anything that cannot be one reads as an unknown poll. */
+export const pollIdSchema = z.coerce
+  .number({ error: POLL_NOT_FOUND_MESSAGE })
+  .int(POLL_NOT_FOUND_MESSAGE)
+  .positive(POLL_NOT_FOUND_MESSAGE)
+  .max(2_147_483_647, POLL_NOT_FOUND_MESSAGE)
+
+export const pollParamsSchema = z.object({ pollId: pollIdSchema })
 export const getPollParamsSchema = z.object({
-  pollId: idSchema,
+  pollId: pollIdSchema,
   voteCode: voteCodeSchema.optional(),
 })
 
@@ -72,7 +80,11 @@ export const createPollInviteResponseSchema = okSchema
 
 export const createPollVoteBodySchema = z.object({
   voteCode: voteCodeSchema,
-  optionId: idSchema,
+  optionId: z.coerce
+    .number({ error: 'Choose an option' })
+    .int('Choose an option')
+    .positive('Choose an option')
+    .max(2_147_483_647, 'Choose an option'),
 })
 export type CreatePollVoteBody = z.infer<typeof createPollVoteBodySchema>
 /** A counted vote answers the poll as it now stands, read with the used code. */

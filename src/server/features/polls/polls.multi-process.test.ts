@@ -78,4 +78,34 @@ describe('votes across app processes', () => {
     expect(votes).toHaveLength(1)
     expect(await a.db.select().from(voteCodes).where(eq(voteCodes.pollId, poll.id))).toHaveLength(1)
   })
+
+  it('keeps one code row when both processes are asked for the same address at once', async () => {
+    const poll = await createPollAs(await operatorAgent(a), pollBody(a))
+    const email = `twice.${Date.now()}@example.com`
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        createAgent((i % 2 ? a : b).app, { ip: `10.7.2.${i + 1}` }).post(
+          `/api/v1/polls/${poll.id}/invite/`,
+          { email: i % 3 ? email : email.toUpperCase() },
+        ),
+      ),
+    )
+    expect(answers.map((r) => r.statusCode)).toEqual(Array<number>(6).fill(200))
+    expect(await a.db.select().from(voteCodes).where(eq(voteCodes.pollId, poll.id))).toHaveLength(1)
+    // Of all the codes mailed, exactly the last one stored votes.
+    const mails = [...(await a.deliverMail()), ...(await b.deliverMail())]
+    const codes = mails
+      .map((m) => new RegExp(`/polls/${poll.id}/([\\w-]+)/`).exec(m.text)?.[1])
+      .filter((c): c is string => !!c)
+    expect(codes.length).toBeGreaterThanOrEqual(1)
+    const statuses = []
+    for (const code of codes) {
+      const res = await createAgent(a.app, { ip: '10.7.2.99' }).post(
+        `/api/v1/polls/${poll.id}/cast/`,
+        { voteCode: code, optionId: poll.results[0]!.id },
+      )
+      statuses.push(res.statusCode)
+    }
+    expect(statuses.filter((s) => s === 200)).toHaveLength(1)
+  })
 })

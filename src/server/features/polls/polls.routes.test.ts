@@ -108,7 +108,9 @@ describe('creating a poll (operator call)', () => {
 describe('reading a poll', () => {
   it('answers 404 for an unknown poll and 400 for a malformed id', async () => {
     expect((await visitor().get('/api/v1/polls/999999/')).statusCode).toBe(404)
-    expect((await visitor().get('/api/v1/polls/abc/')).statusCode).toBe(400)
+    const malformed = await visitor().get('/api/v1/polls/abc/')
+    expect(malformed.statusCode).toBe(400)
+    expect(malformed.json()).toEqual({ pollId: ['Poll not found'] })
     expect((await visitor().get('/api/v1/polls/99999999999/')).statusCode).toBe(400)
     expect((await visitor().get('/api/v1/polls/999999/somecode/')).statusCode).toBe(404)
   })
@@ -358,6 +360,23 @@ describe('casting a vote', () => {
     } finally {
       clock.set(START)
     }
+  })
+})
+
+describe('API description', () => {
+  it('lists the poll calls in the OpenAPI document', async () => {
+    const res = await t.app.inject({ url: '/api/openapi.json' })
+    expect(res.statusCode).toBe(200)
+    const paths = Object.keys((res.json() as { paths: Record<string, unknown> }).paths)
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        '/api/v1/polls/{pollId}/',
+        '/api/v1/polls/{pollId}/{voteCode}/',
+        '/api/v1/polls/{pollId}/invite/',
+        '/api/v1/polls/{pollId}/cast/',
+        '/api/v1/controlpanel/polls/',
+      ]),
+    )
   })
 })
 
