@@ -66,7 +66,7 @@ describe('votes across app processes', () => {
     // Whatever the new mail carries, the address ends up with one vote at most.
     const mails = [...(await a.deliverMail()), ...(await b.deliverMail())]
     for (const mail of mails) {
-      const code = new RegExp(`/polls/${poll.id}/([\\w-]+)/`).exec(mail.text)?.[1]
+      const code = new RegExp(`/polls/${poll.id}/([\\w-]+)`).exec(mail.text)?.[1]
       if (code) {
         await createAgent(a.app, { ip: '10.7.1.99' }).post(`/api/v1/polls/${poll.id}/cast/`, {
           voteCode: code,
@@ -95,7 +95,7 @@ describe('votes across app processes', () => {
     // Of all the codes mailed, exactly the last one stored votes.
     const mails = [...(await a.deliverMail()), ...(await b.deliverMail())]
     const codes = mails
-      .map((m) => new RegExp(`/polls/${poll.id}/([\\w-]+)/`).exec(m.text)?.[1])
+      .map((m) => new RegExp(`/polls/${poll.id}/([\\w-]+)`).exec(m.text)?.[1])
       .filter((c): c is string => !!c)
     expect(codes.length).toBeGreaterThanOrEqual(1)
     const statuses = []

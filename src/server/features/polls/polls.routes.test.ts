@@ -192,8 +192,8 @@ describe('asking for a vote code', () => {
     expect(mail!.to).toBe(email)
     expect(mail!.subject).toBe('Your vote code for Deep dive for December')
     const code = codeFromMail(mail!, poll.id)!
-    expect(mail!.text).toContain(`http://podclub.test/polls/${poll.id}/${code}/`)
-    expect(mail!.html).toContain(`href="http://podclub.test/polls/${poll.id}/${code}/"`)
+    expect(mail!.text).toContain(`http://podclub.test/polls/${poll.id}/${code}\n`)
+    expect(mail!.html).toContain(`href="http://podclub.test/polls/${poll.id}/${code}"`)
     const rows = await t.db.select().from(voteCodes).where(eq(voteCodes.pollId, poll.id))
     expect(rows).toHaveLength(1)
     expect(JSON.stringify(rows)).not.toContain(code)

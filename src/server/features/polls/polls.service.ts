@@ -39,8 +39,9 @@ export function prettyClosing(at: Date) {
   return { date: format(local, 'EEEE, MMMM d, yyyy'), time: `${format(local, 'h:mm a')} ET` }
 }
 
+/** The poll window's address (a page route, so no trailing slash), with the code when given. */
 const pollLink = (deps: AppDeps, pollId: number, code?: string) =>
-  `${deps.env.APP_URL}/polls/${pollId}/${code ? `${encodeURIComponent(code)}/` : ''}`
+  `${deps.env.APP_URL}/polls/${pollId}${code ? `/${encodeURIComponent(code)}` : ''}`
 
 async function findPoll(db: Reader, pollId: number): Promise<PollRow> {
   const [poll] = await db.select().from(polls).where(eq(polls.id, pollId))

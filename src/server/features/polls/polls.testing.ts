@@ -43,7 +43,7 @@ export async function createPollAs(
 
 /** The vote code in a vote-code mail's link, or undefined when the mail carries none. */
 export function codeFromMail(mail: OutboundMessage, pollId: number): string | undefined {
-  const match = new RegExp(`/polls/${pollId}/([\\w-]+)/`).exec(mail.text)
+  const match = new RegExp(`/polls/${pollId}/([\\w-]+)`).exec(mail.text)
   return match?.[1]
 }
 
