@@ -103,6 +103,9 @@ test.describe('monthly poll', () => {
     await page.getByRole('button', { name: `[ vote ] for ${poll.results[1]!.title}` }).click()
     const confetti = page.getByTestId('confetti')
     await expect(confetti).toBeAttached()
+    if (process.env.POLL_SCREENSHOTS) {
+      await page.screenshot({ path: `${process.env.POLL_SCREENSHOTS}/poll-voted-1280.png` })
+    }
     await expect(confetti.locator('[data-piece]')).toHaveCount(200)
     await expect(
       page.getByRole('status').filter({ hasText: 'Vote submitted successfully!' }),
@@ -120,7 +123,7 @@ test.describe('monthly poll', () => {
     await page.reload()
     await expect(page.getByText('You have voted. Thank you!')).toBeVisible()
     await expect(voteButtons(page)).toHaveCount(0)
-    await expect(page.getByText(/This code has already been used/)).toBeVisible()
+    await expect(page.getByText(`${code.slice(0, 8)}… (used for your vote)`)).toBeVisible()
     await expect(page.getByTestId('confetti')).toHaveCount(0, { timeout: 5_000 })
   })
 

@@ -164,11 +164,12 @@ describe('poll window', () => {
       voteCode: CODE,
       optionId: 1,
     })
-    expect(queryToasts()[0]).toHaveTextContent('Vote submitted successfully!')
+    expect(screen.getByText('Vote submitted successfully!')).toHaveAttribute('role', 'status')
     const confetti = screen.getByTestId('confetti')
     expect(confetti).toHaveAttribute('aria-hidden', 'true')
     expect(confetti.children).toHaveLength(CONFETTI_PIECES)
     expect(screen.getByText('You have voted. Thank you!')).toHaveFocus()
+    expect(screen.getByText(/^Abc123xy…/)).toHaveTextContent('Abc123xy… (used for your vote)')
     // The Vote buttons stay reachable for assistive tech: the confetti layer is hidden from it.
     expect(within(confetti).queryAllByRole('button')).toHaveLength(0)
     first.unmount()
@@ -178,10 +179,12 @@ describe('poll window', () => {
     await findScreenTitle('Deep dive for December')
     expect(screen.getByText('You have voted. Thank you!')).toBeInTheDocument()
     expect(screen.getByTestId('confetti')).toBeInTheDocument()
+    expect(screen.getByText('Vote submitted successfully!')).toBeInTheDocument()
     expect(voteButtons()).toHaveLength(0)
     await waitFor(() => expect(screen.queryByTestId('confetti')).not.toBeInTheDocument(), {
       timeout: 4000,
     })
+    expect(screen.queryByText('Vote submitted successfully!')).not.toBeInTheDocument()
   })
 
   it('draws no confetti under reduced motion', async () => {

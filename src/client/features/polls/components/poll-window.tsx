@@ -54,7 +54,6 @@ export function PollWindow({ pollId, voteCode }: PollWindowProps) {
         onSuccess: () => {
           setHasVoted(true)
           setCelebrateUntil(markVoted(pollId))
-          toast({ title: 'Vote submitted successfully!' })
           // The pressed button is gone; keep keyboard and screen-reader users in the window.
           status.current?.focus()
         },
@@ -110,6 +109,12 @@ export function PollWindow({ pollId, voteCode }: PollWindowProps) {
           {poll.is_expired ? 'closed' : 'closes'} {poll.pretty_date} at {poll.pretty_time}
         </p>
       </div>
+
+      {/* Always in the page, so the message is announced when it appears; it lasts as long as
+          the celebration, across a reload too. */}
+      <p role="status" className="font-mono text-sm font-semibold text-accent empty:hidden">
+        {celebrateUntil !== null ? 'Vote submitted successfully!' : ''}
+      </p>
 
       <ol aria-label="Options, most votes first" className="grid gap-3">
         {poll.results.map((option, index) => (
@@ -169,6 +174,8 @@ function PollFooter({ poll, voteCode, hasVoted, statusRef }: PollFooterProps) {
               {voteCode.slice(0, VOTE_CODE_DISPLAY_LENGTH)}…{' '}
               {poll.vote_code_valid ? (
                 <span>(valid)</span>
+              ) : hasVoted && poll.vote_code_error === voteCodeErrors.used ? (
+                <span>(used for your vote)</span>
               ) : (
                 <span className="text-danger">
                   (invalid: {poll.vote_code_error ?? voteCodeErrors.invalid})
