@@ -107,6 +107,17 @@ describe('poll window', () => {
     expect(screen.getByText(/invalid: This poll has expired/)).toBeInTheDocument()
   })
 
+  it('says voting has closed on an expired poll, even to a visitor who voted in it', async () => {
+    window.sessionStorage.setItem('podclub.poll.7.voted', '1')
+    renderWithProviders({
+      path: '/polls/7',
+      handlers: pollHandlers(pollOf({ is_active: false, is_expired: true })),
+    })
+    await findScreenTitle('Deep dive for December')
+    expect(screen.getByText('Voting has closed')).toBeInTheDocument()
+    expect(screen.queryByText('You have voted. Thank you!')).not.toBeInTheDocument()
+  })
+
   it('shows no Winner on an expired poll without votes', async () => {
     const empty = pollOf({
       is_active: false,

@@ -144,8 +144,8 @@ type PollFooterProps = {
 }
 
 function statusText(poll: Poll, hasVoted: boolean) {
-  if (hasVoted) return 'You have voted. Thank you!'
   if (poll.is_expired) return 'Voting has closed'
+  if (hasVoted) return 'You have voted. Thank you!'
   return 'Voting is open'
 }
 
