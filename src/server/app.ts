@@ -35,6 +35,7 @@ import { hindsightRoutes } from './features/hindsights/hindsights.routes'
 import { podclubDetailRoutes } from './features/podclub-detail/podclub-detail.routes'
 import { profileRoutes } from './features/profile/profile.routes'
 import { proposalRoutes } from './features/proposals/proposals.routes'
+import { pollRoutes } from './features/polls/polls.routes'
 import { accessPlugin } from './plugins/access'
 import { errorsPlugin } from './plugins/errors'
 import { rateLimitPlugin } from './plugins/rate-limit'
@@ -244,6 +245,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
       await api.register(hindsightRoutes, { deps })
       await api.register(profileRoutes, { deps })
       await api.register(proposalRoutes, { deps })
+      await api.register(pollRoutes, { deps })
       if (options.extraApiRoutes) await api.register(options.extraApiRoutes)
     },
     { prefix: '/api/v1' },

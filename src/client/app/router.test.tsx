@@ -25,8 +25,6 @@ describe('route table', () => {
     ['/waitlist', 'waitlist'],
     ['/qr-invite', 'welcome to the club!'],
     ['/polls', 'No Poll Selected'],
-    ['/polls/3', 'poll'],
-    ['/polls/3/CODE1234', 'poll'],
     ['/no/such/page', 'Page Not Found'],
   ])('shows a visitor %s as "%s"', async (path, title) => {
     const { router } = renderWithProviders({ path, handlers: screenCalls })

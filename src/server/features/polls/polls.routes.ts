@@ -1,0 +1,103 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import {
+  createPollBodySchema,
+  createPollInviteBodySchema,
+  createPollInviteResponseSchema,
+  createPollResponseSchema,
+  createPollVoteBodySchema,
+  createPollVoteResponseSchema,
+  getPollParamsSchema,
+  getPollResponseSchema,
+  pollParamsSchema,
+} from '#contract/polls'
+import type { AppDeps } from '../../deps'
+import { defineRateLimit, limitKeys } from '../../plugins/rate-limit'
+import { castVote, createPoll, getPoll, requestVoteCode } from './polls.service'
+
+const MINUTE = 60
+
+/** Attempts allowed per key and window (seconds). */
+export const pollLimits = {
+  /** Vote-code mails asked for from one client, whatever the address. */
+  inviteAddress: defineRateLimit('poll-invite-address', 20, 60 * MINUTE),
+  /** Vote-code mails to one address, from anywhere: nobody's inbox gets flooded. */
+  inviteEmail: defineRateLimit('poll-invite-email', 5, 60 * MINUTE),
+  /** Votes (and code guesses) from one client. */
+  cast: defineRateLimit('poll-cast', 30, 15 * MINUTE),
+}
+
+export const pollRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
+  const tags = ['polls']
+
+  app.get(
+    '/polls/:pollId/',
+    {
+      config: { access: 'public' },
+      schema: { tags, params: pollParamsSchema, response: { 200: getPollResponseSchema } },
+    },
+    async (request) => ({ data: await getPoll(deps, request.params.pollId) }),
+  )
+
+  app.get(
+    '/polls/:pollId/:voteCode/',
+    {
+      config: { access: 'public' },
+      schema: { tags, params: getPollParamsSchema, response: { 200: getPollResponseSchema } },
+    },
+    async (request) => ({
+      data: await getPoll(deps, request.params.pollId, request.params.voteCode),
+    }),
+  )
+
+  app.post(
+    '/polls/:pollId/invite/',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags,
+        params: pollParamsSchema,
+        body: createPollInviteBodySchema,
+        response: { 200: createPollInviteResponseSchema },
+      },
+    },
+    async (request) => {
+      await app.rateLimit.consume(pollLimits.inviteAddress, limitKeys.address(request))
+      await app.rateLimit.consume(pollLimits.inviteEmail, limitKeys.email(request.body.email))
+      await requestVoteCode(deps, request.params.pollId, request.body.email)
+      return { data: { ok: true as const } }
+    },
+  )
+
+  app.post(
+    '/polls/:pollId/cast/',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags,
+        params: pollParamsSchema,
+        body: createPollVoteBodySchema,
+        response: { 200: createPollVoteResponseSchema },
+      },
+    },
+    async (request) => {
+      await app.rateLimit.consume(pollLimits.cast, limitKeys.address(request))
+      return { data: await castVote(deps, request.params.pollId, request.body) }
+    },
+  )
+
+  app.post(
+    '/controlpanel/polls/',
+    {
+      config: { access: 'superuser' },
+      schema: {
+        tags: ['controlpanel'],
+        body: createPollBodySchema,
+        response: { 201: createPollResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      const poll = await createPoll(deps, request.member, request.body)
+      return reply.status(201).send({ data: poll })
+    },
+  )
+}
