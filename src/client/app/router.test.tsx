@@ -1,6 +1,7 @@
 import { screen, waitFor } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { member, superuser } from '#client/testing/fixtures'
+import { replyError } from '#client/testing/mock-api'
 import { findScreenTitle, renderWithProviders } from '#client/testing/render'
 
 describe('route table', () => {
@@ -18,6 +19,7 @@ describe('route table', () => {
     ['/qr-invite', 'welcome to the club!'],
     ['/polls', 'No Poll Selected'],
     ['/polls/3', 'poll'],
+    ['/unsubscribe/4/token', 'unsubscribe'],
     ['/polls/3/CODE1234', 'poll'],
     ['/no/such/page', 'Page Not Found'],
   ])('shows a visitor %s as "%s"', async (path, title) => {
@@ -83,7 +85,12 @@ describe('route guards', () => {
   })
 
   it('lets a super user into the control panel', async () => {
-    const { router } = renderWithProviders({ path: '/controlpanel', currentUser: superuser })
+    const { router } = renderWithProviders({
+      path: '/controlpanel',
+      currentUser: superuser,
+      // The panel loads its data; a refusal is enough here and shows as the panel's error.
+      handlers: { 'GET /controlpanel/': () => replyError(503) },
+    })
     expect(await findScreenTitle()).toHaveTextContent('control panel')
     expect(router.state.location.pathname).toBe('/controlpanel')
   })
