@@ -15,10 +15,14 @@ type TableRegionProps = {
 export function TableRegion({ label, children, className }: TableRegionProps) {
   return (
     <div
+      // relative: screen-reader-only text inside stays in the scroller instead of widening the page.
       role="region"
       aria-label={label}
       tabIndex={0}
-      className={cn('overflow-x-auto rounded-sm border border-line bg-paper-raised', className)}
+      className={cn(
+        'relative overflow-x-auto rounded-sm border border-line bg-paper-raised',
+        className,
+      )}
     >
       {children}
     </div>

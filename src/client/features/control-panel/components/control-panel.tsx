@@ -58,7 +58,7 @@ export function ControlPanel() {
   )
 
   return (
-    <div className="grid gap-10" aria-busy={panel.isFetching || undefined}>
+    <div className="grid min-w-0 grid-cols-1 gap-10" aria-busy={panel.isFetching || undefined}>
       <SectionCard id="upcoming" title="Upcoming podclubs" actions={refresh}>
         <UpcomingPodclubsTable podclubs={data.all_podclubs} />
       </SectionCard>
@@ -68,7 +68,7 @@ export function ControlPanel() {
         title="Monthly blast"
         description="Three upcoming podclub IDs, all different. Try the test blast first."
       >
-        <div className="grid gap-4 lg:grid-cols-2">
+        <div className="grid min-w-0 grid-cols-1 gap-4 lg:grid-cols-2">
           <TestBlastForm />
           <MonthlyBlastForm />
         </div>
@@ -78,7 +78,7 @@ export function ControlPanel() {
         <EmailActivityTable emails={data.email_tracker} />
       </SectionCard>
 
-      <div className="grid gap-10 lg:grid-cols-2">
+      <div className="grid min-w-0 grid-cols-1 gap-10 lg:grid-cols-2">
         <SectionCard id="codes" title="Invitation codes">
           <InviteCodesSection codes={data.welcome_codes} />
         </SectionCard>
