@@ -23,7 +23,7 @@ export function SectionCard({
   const headingId = `${id}-title`
   return (
     // Not a landmark itself: its table or list is the named region, so names don't repeat.
-    <section className={cn('grid min-w-0 gap-3', className)}>
+    <section className={cn('grid min-w-0 content-start gap-3', className)}>
       <div className="flex flex-wrap items-end justify-between gap-2">
         <div className="grid gap-1">
           <h2 id={headingId} className="font-mono text-lg font-semibold">

@@ -38,7 +38,7 @@ export function TableHead({ className, ...props }: ComponentProps<'th'>) {
     <th
       scope="col"
       className={cn(
-        'border-b border-line px-3 py-2 font-mono text-xs font-semibold whitespace-nowrap text-ink-muted',
+        'border-b border-line px-3 py-2 align-bottom font-mono text-xs font-semibold text-ink-muted',
         className,
       )}
       {...props}

@@ -42,7 +42,7 @@ function BlastFields({ legend, description, ids, error, onChange }: BlastFieldsP
     <fieldset className="grid gap-3" aria-describedby={error ? errorId : undefined}>
       <legend className="mb-1 font-mono text-base font-semibold">{legend}</legend>
       <p className="text-sm text-ink-muted">{description}</p>
-      <div className="grid grid-cols-3 gap-2">
+      <div className="grid grid-cols-1 gap-2 min-[420px]:grid-cols-3">
         {ids.map((value, i) => {
           const label = `podclub ID ${i + 1}`
           return (

@@ -24,7 +24,7 @@ export function EmailActivityTable({ emails }: { emails: ControlPanel['email_tra
               <TableCell className="whitespace-nowrap">
                 {formatActivityDate(email.date_created)}
               </TableCell>
-              <TableCell className="break-all">{email.email}</TableCell>
+              <TableCell className="[overflow-wrap:anywhere]">{email.email}</TableCell>
               <TableCell>{email.subject}</TableCell>
               <TableCell>
                 <span

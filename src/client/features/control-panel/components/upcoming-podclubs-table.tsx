@@ -26,7 +26,7 @@ export function UpcomingPodclubsTable({ podclubs }: { podclubs: ControlPanelPodc
   }
   return (
     <TableRegion label="Upcoming podclubs">
-      <Table className="min-w-[56rem]">
+      <Table className="min-w-[46rem]">
         <thead>
           <tr>
             {COLUMNS.map((column) => (
@@ -83,12 +83,12 @@ function PodclubRow({ podclub }: { podclub: ControlPanelPodclub }) {
   return (
     <TableRow>
       <TableCell className="font-mono">{podclub.id}</TableCell>
-      <TableCell id={titleId} className="max-w-64 min-w-40">
+      <TableCell id={titleId} className="max-w-56 min-w-36">
         {podclub.episode_title}
       </TableCell>
       <TableCell>{podclub.location ? LOCATION_LABELS[podclub.location] : '—'}</TableCell>
       <TableCell>{podclub.podmeister}</TableCell>
-      <TableCell className="whitespace-nowrap">
+      <TableCell className="min-w-36">
         {podclub.pretty_date}
         <br />
         <span className="text-ink-muted">{podclub.pretty_time}</span>
