@@ -2,7 +2,7 @@ import { act, fireEvent, screen, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 import { okSchema } from '#contract/common'
 import { member, superuser } from '#client/testing/fixtures'
-import { networkError, reply } from '#client/testing/mock-api'
+import { networkError, reply, replyError } from '#client/testing/mock-api'
 import { findScreenTitle, queryToasts, renderWithProviders } from '#client/testing/render'
 
 function banner() {
@@ -61,7 +61,12 @@ describe('header', () => {
   })
 
   it("shows a super user '[ control panel ]'", async () => {
-    const { user, router } = renderWithProviders({ path: '/home', currentUser: superuser })
+    const { user, router } = renderWithProviders({
+      path: '/home',
+      currentUser: superuser,
+      // The panel loads its data on arrival; a refusal is enough for this test.
+      handlers: { 'GET /controlpanel/': () => replyError(503) },
+    })
     await findScreenTitle('home')
 
     await user.click(banner().getByRole('link', { name: '[ control panel ]' }))

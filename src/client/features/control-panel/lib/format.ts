@@ -1,4 +1,5 @@
-import { format } from 'date-fns'
+// Per-function entry: the package's index makes test runs load every function.
+import { format } from 'date-fns/format'
 import { enUS } from 'date-fns/locale/en-US'
 
 /** Spec 2: the e-mail activity date, a US medium date with a short time ('Nov 23, 2026, 7:05 PM'). */
