@@ -207,6 +207,20 @@ describe('control panel: loading, errors and empty lists', () => {
     ).toBeInTheDocument()
   })
 
+  it('keeps the data on screen when a refresh fails', async () => {
+    let calls = 0
+    const { user } = await renderPanel({
+      'GET /controlpanel/': () =>
+        ++calls === 1
+          ? reply(controlPanelResponseSchema, { data: panelOf() })
+          : replyError(503, { detail: 'Try again soon.', code: 'INTERNAL' }),
+    })
+    await user.click(screen.getByRole('button', { name: '[ refresh ]' }))
+    await waitFor(() => expect(toastText()).toEqual(['Failed to fetch dataTry again soon.']))
+    expect(screen.getByRole('cell', { name: 'The Sound of a Shrinking Room' })).toBeInTheDocument()
+    expect(screen.queryByRole('alert')).toBeNull()
+  })
+
   it('says so when each list is empty', async () => {
     await renderPanel({}, EMPTY_PANEL)
     for (const text of [
