@@ -69,6 +69,8 @@ test.describe('control panel on a fresh club', () => {
     await page.goto('/unsubscribe/1/not-the-token')
     await page.getByRole('button', { name: 'Unsubscribe from monthly e-mails' }).click()
     await expect(page.getByRole('alert')).toHaveText('This unsubscribe link is not valid.')
+    await page.setViewportSize({ width: 375, height: 740 })
+    await expectNoAxeViolations(page)
   })
 })
 
