@@ -25,6 +25,7 @@ describe('route table', () => {
     ['/waitlist', 'waitlist'],
     ['/qr-invite', 'welcome to the club!'],
     ['/polls', 'No Poll Selected'],
+    ['/unsubscribe/4/token', 'unsubscribe'],
     ['/no/such/page', 'Page Not Found'],
   ])('shows a visitor %s as "%s"', async (path, title) => {
     const { router } = renderWithProviders({ path, handlers: screenCalls })
@@ -89,7 +90,12 @@ describe('route guards', () => {
   })
 
   it('lets a super user into the control panel', async () => {
-    const { router } = renderWithProviders({ path: '/controlpanel', currentUser: superuser })
+    const { router } = renderWithProviders({
+      path: '/controlpanel',
+      currentUser: superuser,
+      // The panel loads its data; a refusal is enough here and shows as the panel's error.
+      handlers: { 'GET /controlpanel/': () => replyError(503) },
+    })
     expect(await findScreenTitle()).toHaveTextContent('control panel')
     expect(router.state.location.pathname).toBe('/controlpanel')
   })

@@ -72,6 +72,7 @@ export function createAppRoutes(queryClient: QueryClient): RouteObject[] {
             route('/qr-invite', 'everyone', () => import('./routes/qr-invite')),
             route('/polls/:pollId?/:voteCode?', 'everyone', () => import('./routes/polls')),
             route('/controlpanel', 'superusers', () => import('./routes/control-panel')),
+            route('/unsubscribe/:uid/:token', 'everyone', () => import('./routes/unsubscribe')),
             route('*', 'everyone', () => import('./routes/not-found')),
           ],
         },

@@ -61,7 +61,12 @@ describe('header', () => {
   })
 
   it("shows a super user '[ control panel ]'", async () => {
-    const { user, router } = renderWithProviders({ path: '/home', currentUser: superuser })
+    const { user, router } = renderWithProviders({
+      path: '/home',
+      currentUser: superuser,
+      // The panel loads its data on arrival; a refusal is enough for this test.
+      handlers: { 'GET /controlpanel/': () => replyError(503) },
+    })
     await findScreenTitle('home')
 
     await user.click(banner().getByRole('link', { name: '[ control panel ]' }))

@@ -1,0 +1,249 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import AxeBuilder from '@axe-core/playwright'
+import type { Page } from '@playwright/test'
+import { startTestSmtp, type TestSmtp } from '../src/server/testing/smtp'
+import { answersOk, waitUntil } from '../src/server/testing/wait'
+import { e2e } from './env'
+import { createMember, expect, loginThroughPage, test } from './fixtures'
+
+async function expectNoAxeViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze()
+  expect(
+    results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+  ).toEqual([])
+}
+
+/** axe at phone and desktop width, with a screenshot of each for a person to look at. */
+async function checkBothWidths(page: Page, name: string) {
+  for (const width of [375, 1280]) {
+    await page.setViewportSize({ width, height: 900 })
+    await expect(page.getByRole('heading', { name: 'Upcoming podclubs' })).toBeVisible()
+    await expectNoAxeViolations(page)
+    // Tables scroll inside their own regions: nothing else reaches past the screen's edge.
+    const sticksOut = await page.evaluate(() => {
+      const edge = document.documentElement.clientWidth
+      return Array.from(document.querySelectorAll('main *'))
+        .filter((el) => !el.closest('[role="region"][tabindex]'))
+        .filter((el) => el.getBoundingClientRect().right > edge + 1)
+        .map((el) => `${el.tagName.toLowerCase()}.${el.className}`.slice(0, 120))
+        .slice(0, 5)
+    })
+    expect(sticksOut).toEqual([])
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    )
+    expect(overflow).toBeLessThanOrEqual(0)
+    await page.screenshot({ path: `/tmp/control-panel-${name}-${width}.png`, fullPage: true })
+  }
+}
+
+test.describe('control panel on a fresh club', () => {
+  test('a member opening /controlpanel is sent home', async ({ page, playwright }) => {
+    const request = await playwright.request.newContext({ baseURL: e2e.baseUrl })
+    const member = await createMember(request)
+    await loginThroughPage(page, member.username, member.password)
+    await page.goto('/controlpanel')
+    await expect(page).toHaveURL(/\/home$/)
+    await expect(page.getByRole('heading', { name: 'control panel' })).toHaveCount(0)
+  })
+
+  test('an operator sees the empty lists and generates invite codes', async ({ page }) => {
+    await loginThroughPage(page, e2e.admin.username, e2e.admin.password)
+    await page.goto('/controlpanel')
+    await expect(page.getByText('No upcoming podclubs.')).toBeVisible()
+    await checkBothWidths(page, 'empty')
+
+    await page.getByLabel('how many codes (1–100)').fill('3')
+    await page.getByRole('button', { name: '[ generate codes ]' }).click()
+    const created = page.getByRole('status').filter({ hasText: 'New codes, ready to share' })
+    await expect(created.getByRole('listitem')).toHaveCount(3)
+    const first = (await created.getByRole('listitem').first().textContent())!.trim()
+    const codes = page.getByRole('region', { name: 'Invitation codes' })
+    await expect(codes.getByRole('row', { name: `${first} Active` })).toBeVisible()
+  })
+
+  test('an unsubscribe link with a bad token says so', async ({ page }) => {
+    await page.goto('/unsubscribe/1/not-the-token')
+    await page.getByRole('button', { name: 'Unsubscribe from monthly e-mails' }).click()
+    await expect(page.getByRole('alert')).toHaveText('This unsubscribe link is not valid.')
+    await page.setViewportSize({ width: 375, height: 740 })
+    await expectNoAxeViolations(page)
+  })
+})
+
+// No call creates podclubs yet, so this journey runs against a second server started here in
+// demo mode (sample podclubs and members), with its own SMTP server to read the mail from.
+test.describe('control panel with podclubs', () => {
+  test.describe.configure({ timeout: 120_000 })
+  const port = e2e.port + 2
+  const demoUrl = `http://127.0.0.1:${port}`
+  let server: ChildProcess | undefined
+  let smtp: TestSmtp | undefined
+  let dataDir = ''
+
+  test.beforeAll(async () => {
+    smtp = await startTestSmtp()
+    dataDir = await mkdtemp(path.join(tmpdir(), 'podclub-e2e-demo-'))
+    server = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        DEMO: '1',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        APP_URL: demoUrl,
+        DATA_DIR: dataDir,
+        DATABASE_URL: '',
+        SMTP_URL: smtp.url,
+        ADMIN_USERNAME: e2e.admin.username,
+        ADMIN_PASSWORD: e2e.admin.password,
+        ADMIN_EMAIL: e2e.admin.email,
+        CLUB_INVITE_CODE: e2e.clubCode,
+        LOG_LEVEL: 'warn',
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    })
+    await waitUntil(
+      async () => {
+        if (server && server.exitCode !== null) throw new Error('the demo server exited')
+        return answersOk(`${demoUrl}/readyz`)
+      },
+      90_000,
+      'demo server ready',
+    )
+  })
+
+  test.afterAll(async () => {
+    if (server && server.exitCode === null) {
+      const exited = new Promise((resolve) => server!.once('exit', resolve))
+      server.kill('SIGTERM')
+      await exited
+    }
+    await smtp?.stop()
+    if (dataDir) await rm(dataDir, { recursive: true, force: true })
+  })
+
+  async function openPanel(page: Page) {
+    await page.goto(`${demoUrl}/login`)
+    await page.getByLabel('username').fill(e2e.admin.username)
+    await page.getByLabel('password').fill(e2e.admin.password)
+    await page.getByRole('button', { name: '[ login ]' }).click()
+    await expect(page).toHaveURL(/\/home$/)
+    await page.goto(`${demoUrl}/controlpanel`)
+    await expect(page.getByRole('heading', { name: 'Upcoming podclubs' })).toBeVisible()
+    return page.getByRole('region', { name: 'Upcoming podclubs' })
+  }
+
+  const rowOf = (page: Page, title: string) =>
+    page
+      .getByRole('region', { name: 'Upcoming podclubs' })
+      .getByRole('row')
+      .filter({ hasText: title })
+
+  async function idOf(page: Page, title: string) {
+    return (await rowOf(page, title).getByRole('cell').first().textContent())!.trim()
+  }
+
+  function waitForSmtp(predicate: (m: TestSmtp['messages'][number]) => boolean) {
+    return smtp!.waitFor(predicate, 20_000)
+  }
+
+  test('an operator completes a podclub, sends a 10-minute notice and a test blast, and sees the mail go out', async ({
+    page,
+  }) => {
+    const upcoming = await openPanel(page)
+    await expect(upcoming.getByRole('row')).toHaveCount(6)
+    await checkBothWidths(page, 'demo')
+    await page.setViewportSize({ width: 1280, height: 900 })
+
+    // Mark Complete, then a green check.
+    const done = rowOf(page, 'The Last Search Result')
+    await done.getByRole('button', { name: 'Mark Complete' }).click()
+    await expect(
+      page.getByRole('status').filter({ hasText: 'podclub marked as complete' }),
+    ).toBeVisible()
+    await expect(done.getByRole('cell').nth(8)).toHaveText('completed')
+    await expect(done.getByRole('button', { name: 'Mark Complete' })).toHaveCount(0)
+
+    // The 10-minute notice goes to the podmeister and attendees, with the Zoom link.
+    const zoom = rowOf(page, 'What the Map Leaves Out')
+    await zoom.getByRole('button', { name: 'Send Notice' }).click()
+    await expect(
+      page.getByRole('status').filter({ hasText: '10-minute notice sent successfully' }),
+    ).toBeVisible()
+    await expect(zoom.getByRole('cell').nth(7)).toHaveText('sent')
+    const notice = await waitForSmtp((m) => m.text.includes('What the Map Leaves Out'))
+    expect(notice.text).toContain('https://zoom.us/j/5550100')
+
+    // The test blast goes to super users only.
+    const ids = [
+      await idOf(page, 'The Sound of a Shrinking Room'),
+      await idOf(page, 'Price of a Free Lunch'),
+      await idOf(page, 'Letters Never Sent'),
+    ]
+    const testBlast = page.getByRole('group', { name: 'test blast' })
+    for (const [i, id] of ids.entries())
+      await testBlast.getByPlaceholder(`podclub ID ${i + 1}`).fill(id)
+    await page.getByRole('button', { name: '[ send test blast ]' }).click()
+    await expect(page.getByRole('status').filter({ hasText: 'Test Blast Sent' })).toContainText(
+      'The test monthly blast was sent successfully.',
+    )
+    await expect(testBlast.getByPlaceholder('podclub ID 1')).toHaveValue('')
+    const blast = await waitForSmtp((m) => m.subject.startsWith('[test] This month at podclub'))
+    expect(blast.to).toEqual([e2e.admin.email])
+
+    // Once the outbox has sent them, the e-mail activity lists them as delivered.
+    await expect(async () => {
+      await page.getByRole('button', { name: '[ refresh ]' }).click()
+      const emails = page.getByRole('region', { name: 'Recent email activity' })
+      await expect(
+        emails.getByRole('row').filter({ hasText: blast.subject }).filter({ hasText: 'Delivered' }),
+      ).toHaveCount(1, { timeout: 2_000 })
+      await expect(
+        emails.getByRole('row').filter({ hasText: notice.subject }).first(),
+      ).toContainText('Delivered', { timeout: 2_000 })
+    }).toPass({ timeout: 30_000 })
+    const firstRow = page
+      .getByRole('region', { name: 'Recent email activity' })
+      .getByRole('row')
+      .nth(1)
+    // A US medium date with a short time: 'Nov 23, 2026, 1:34 AM'.
+    await expect(firstRow.getByRole('cell').first()).toHaveText(
+      /^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s[AP]M$/,
+    )
+
+    // The link in the blast unsubscribes its reader from later blasts.
+    const link = /\/unsubscribe\/\d+\/[^\s)]+/.exec(blast.text)?.[0]
+    expect(link, blast.text).toBeTruthy()
+    await page.goto(`${demoUrl}${link}`)
+    await page.getByRole('button', { name: 'Unsubscribe from monthly e-mails' }).click()
+    const confirmed = page.getByRole('status').filter({ hasText: 'You are unsubscribed' })
+    await expect(confirmed).toContainText('Reminders for seats you hold still come')
+  })
+
+  test('the monthly blast asks first, and Cancel sends nothing', async ({ page }) => {
+    await openPanel(page)
+    const ids = [
+      await idOf(page, 'The Sound of a Shrinking Room'),
+      await idOf(page, 'Price of a Free Lunch'),
+      await idOf(page, 'Letters Never Sent'),
+    ]
+    const monthly = page.getByRole('group', { name: 'monthly blast' })
+    for (const [i, id] of ids.entries())
+      await monthly.getByPlaceholder(`podclub ID ${i + 1}`).fill(id)
+    await page.getByRole('button', { name: '[ send monthly blast ]' }).click()
+    const dialog = page.getByRole('alertdialog', { name: 'Are you absolutely sure?' })
+    await expect(dialog).toContainText(
+      'This will send the monthly blast to ALL members. This action cannot be undone.',
+    )
+    await expectNoAxeViolations(page)
+    await page.screenshot({ path: '/tmp/control-panel-dialog-1280.png' })
+    await dialog.getByRole('button', { name: 'Cancel' }).click()
+    await expect(dialog).toHaveCount(0)
+    await expect(monthly.getByPlaceholder('podclub ID 1')).toHaveValue(ids[0]!)
+    expect(smtp!.messages.filter((m) => m.subject.startsWith('This month'))).toEqual([])
+  })
+})

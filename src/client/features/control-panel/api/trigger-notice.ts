@@ -1,0 +1,40 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import type { z } from 'zod'
+import {
+  triggerResponseSchema,
+  type ControlPanel,
+  type ControlPanelPodclub,
+  type createTriggerBodySchema,
+} from '#contract/control-panel'
+import { api } from '#client/lib/api-client'
+import { controlPanelQueryOptions } from './get-control-panel'
+
+export type CreateTriggerBody = z.input<typeof createTriggerBodySchema>
+
+/** POST /controlpanel/trigger/: 'min' sends the 10-minute notice now, 'complete' marks complete. */
+export function triggerNotice(body: CreateTriggerBody) {
+  return api.post('/controlpanel/trigger/', triggerResponseSchema, { body })
+}
+
+/** Puts the row the server answered into the cached panel, in place. */
+export function replacePanelPodclub(panel: ControlPanel | undefined, row: ControlPanelPodclub) {
+  if (!panel) return panel
+  return {
+    ...panel,
+    all_podclubs: panel.all_podclubs.map((p) => (p.id === row.id ? row : p)),
+  }
+}
+
+// The row is replaced rather than the panel refetched: a podclub marked complete leaves the
+// upcoming list on the server, and the operator should still see its green check.
+export function useTriggerNotice() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: triggerNotice,
+    onSuccess: (row) => {
+      queryClient.setQueryData(controlPanelQueryOptions().queryKey, (panel) =>
+        replacePanelPodclub(panel, row),
+      )
+    },
+  })
+}

@@ -1,0 +1,334 @@
+import { act, screen, waitFor, within } from '@testing-library/react'
+import { describe, expect, it } from 'vitest'
+import {
+  controlPanelResponseSchema,
+  inviteCodesResponseSchema,
+  triggerResponseSchema,
+  type ControlPanel,
+  type ControlPanelPodclub,
+} from '#contract/control-panel'
+import { superuser } from '#client/testing/fixtures'
+import { reply, replyError, type Handler, type Handlers } from '#client/testing/mock-api'
+import { findScreenTitle, queryToasts, renderWithProviders } from '#client/testing/render'
+
+const podclub: ControlPanelPodclub = {
+  id: 12,
+  episode_title: 'The Sound of a Shrinking Room',
+  location: 'nyc',
+  podmeister: 'maya.r',
+  starts_at: '2026-12-24T23:30:00.000Z',
+  pretty_date: 'Thursday, December 24',
+  pretty_time: '6:30 PM',
+  status: 'upcoming',
+  zoom_link: '',
+  seats_left: 4,
+  one_week_notice_sent: true,
+  one_day_notice_sent: false,
+  ten_min_notice_sent: false,
+}
+
+const EMPTY_PANEL: ControlPanel = {
+  all_podclubs: [],
+  email_tracker: [],
+  welcome_codes: [],
+  users_this_month: [],
+  waitlist: [],
+  suggestions: [],
+  feedback: [],
+}
+
+function panelOf(overrides: Partial<ControlPanel> = {}): ControlPanel {
+  return { ...EMPTY_PANEL, all_podclubs: [podclub], ...overrides }
+}
+
+async function renderPanel(handlers: Handlers = {}, panel: ControlPanel = panelOf()) {
+  const view = renderWithProviders({
+    path: '/controlpanel',
+    currentUser: superuser,
+    handlers: {
+      'GET /controlpanel/': () => reply(controlPanelResponseSchema, { data: panel }),
+      ...handlers,
+    },
+  })
+  await findScreenTitle('control panel')
+  await screen.findByRole('heading', { name: 'Upcoming podclubs' })
+  return view
+}
+
+/** A handler that waits until the test lets it answer. */
+function held(answer: () => ReturnType<Handler>) {
+  let release: () => void = () => {}
+  const handler: Handler = () =>
+    new Promise((resolve) => {
+      release = () => resolve(answer())
+    })
+  return { handler, release: () => act(() => release()) }
+}
+
+function toastText() {
+  return queryToasts().map((t) => t.textContent)
+}
+
+describe('control panel: upcoming podclubs', () => {
+  it('shows every column of the spec and each notice state', async () => {
+    await renderPanel()
+    const table = within(screen.getByRole('region', { name: 'Upcoming podclubs' })).getByRole(
+      'table',
+    )
+    const headers = within(table)
+      .getAllByRole('columnheader')
+      .map((h) => h.textContent)
+    expect(headers).toEqual([
+      'ID',
+      'Title',
+      'Location',
+      'Podmeister',
+      'Date & Time',
+      '1 Week Notice',
+      '1 Day Notice',
+      '10 Min Notice',
+      'Complete',
+    ])
+    const [, row] = within(table).getAllByRole('row')
+    const cells = within(row!).getAllByRole('cell')
+    expect(cells.map((c) => c.textContent)).toEqual([
+      '12',
+      'The Sound of a Shrinking Room',
+      'NYC',
+      'maya.r',
+      'Thursday, December 246:30 PM',
+      'sent',
+      'not sent',
+      'Send Notice',
+      'Mark Complete',
+    ])
+    // The 1-week and 1-day columns only display state.
+    expect(within(cells[5]!).queryByRole('button')).toBeNull()
+    expect(within(cells[6]!).queryByRole('button')).toBeNull()
+  })
+
+  it("sends the 10-minute notice: 'Sending...' while busy, then a sent check and a toast", async () => {
+    const answer = held(() =>
+      reply(triggerResponseSchema, { data: { ...podclub, ten_min_notice_sent: true } }),
+    )
+    const { user, api } = await renderPanel({ 'POST /controlpanel/trigger/': answer.handler })
+
+    await user.click(screen.getByRole('button', { name: 'Send Notice' }))
+    expect(await screen.findByRole('button', { name: 'Sending...' })).toBeDisabled()
+    answer.release()
+
+    await waitFor(() => expect(toastText()).toEqual(['10-minute notice sent successfully']))
+    expect(screen.queryByRole('button', { name: 'Send Notice' })).toBeNull()
+    const row = screen.getAllByRole('row')[1]!
+    expect(within(row).getAllByRole('cell')[7]).toHaveTextContent('sent')
+    expect(api.callsTo('POST /controlpanel/trigger/')[0]?.body).toEqual({
+      podclub_pk: 12,
+      notice_type: 'min',
+    })
+  })
+
+  it("says 'Failed to send notice' with the server's reason", async () => {
+    const { user } = await renderPanel({
+      'POST /controlpanel/trigger/': () =>
+        replyError(409, { detail: 'The 10-minute notice was already sent.', code: 'CONFLICT' }),
+    })
+    await user.click(screen.getByRole('button', { name: 'Send Notice' }))
+    await waitFor(() =>
+      expect(toastText()).toEqual(['Failed to send noticeThe 10-minute notice was already sent.']),
+    )
+    expect(screen.getByRole('button', { name: 'Send Notice' })).toBeEnabled()
+  })
+
+  it('marks a podclub complete, then shows a green check', async () => {
+    const { user, api } = await renderPanel({
+      'POST /controlpanel/trigger/': () =>
+        reply(triggerResponseSchema, { data: { ...podclub, status: 'completed' } }),
+    })
+    const button = screen.getByRole('button', { name: 'Mark Complete' })
+    expect(button).toHaveAccessibleDescription('The Sound of a Shrinking Room')
+    await user.click(button)
+
+    await waitFor(() => expect(toastText()).toEqual(['podclub marked as complete']))
+    const row = screen.getAllByRole('row')[1]!
+    expect(within(row).getAllByRole('cell')[8]).toHaveTextContent('completed')
+    expect(screen.queryByRole('button', { name: 'Mark Complete' })).toBeNull()
+    expect(api.callsTo('POST /controlpanel/trigger/')[0]?.body).toEqual({
+      podclub_pk: 12,
+      notice_type: 'complete',
+    })
+  })
+
+  it("says 'Failed to complete podclub' when refused", async () => {
+    const { user } = await renderPanel({
+      'POST /controlpanel/trigger/': () =>
+        replyError(409, { detail: 'This podclub is already completed.', code: 'CONFLICT' }),
+    })
+    await user.click(screen.getByRole('button', { name: 'Mark Complete' }))
+    await waitFor(() =>
+      expect(toastText()).toEqual(['Failed to complete podclubThis podclub is already completed.']),
+    )
+  })
+})
+
+describe('control panel: loading, errors and empty lists', () => {
+  it('says it is loading, then shows the data', async () => {
+    const answer = held(() => reply(controlPanelResponseSchema, { data: panelOf() }))
+    renderWithProviders({
+      path: '/controlpanel',
+      currentUser: superuser,
+      handlers: { 'GET /controlpanel/': answer.handler },
+    })
+    expect(await screen.findByText('loading the control panel…')).toHaveAttribute('role', 'status')
+    answer.release()
+    expect(
+      await screen.findByRole('cell', { name: 'The Sound of a Shrinking Room' }),
+    ).toBeInTheDocument()
+  })
+
+  it("shows 'Failed to fetch data' and lets the operator try again", async () => {
+    let calls = 0
+    const { user } = renderWithProviders({
+      path: '/controlpanel',
+      currentUser: superuser,
+      handlers: {
+        'GET /controlpanel/': () =>
+          ++calls === 1 ? replyError(500) : reply(controlPanelResponseSchema, { data: panelOf() }),
+      },
+    })
+    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to fetch data')
+    await waitFor(() =>
+      expect(toastText()).toEqual([
+        'Failed to fetch dataInternal server error. Please try again later.',
+      ]),
+    )
+    await user.click(screen.getByRole('button', { name: '[ try again ]' }))
+    expect(
+      await screen.findByRole('cell', { name: 'The Sound of a Shrinking Room' }),
+    ).toBeInTheDocument()
+  })
+
+  it('keeps the data on screen when a refresh fails', async () => {
+    let calls = 0
+    const { user } = await renderPanel({
+      'GET /controlpanel/': () =>
+        ++calls === 1
+          ? reply(controlPanelResponseSchema, { data: panelOf() })
+          : replyError(503, { detail: 'Try again soon.', code: 'INTERNAL' }),
+    })
+    await user.click(screen.getByRole('button', { name: '[ refresh ]' }))
+    await waitFor(() => expect(toastText()).toEqual(['Failed to fetch dataTry again soon.']))
+    expect(screen.getByRole('cell', { name: 'The Sound of a Shrinking Room' })).toBeInTheDocument()
+    expect(screen.queryByRole('alert')).toBeNull()
+  })
+
+  it('says so when each list is empty', async () => {
+    await renderPanel({}, EMPTY_PANEL)
+    for (const text of [
+      'No upcoming podclubs.',
+      'No e-mails sent yet.',
+      'No invitation codes yet.',
+      'No new members this month yet.',
+      'Nobody is waiting.',
+      'No suggestions yet.',
+      'No feedback yet.',
+    ]) {
+      expect(screen.getByText(text)).toBeInTheDocument()
+    }
+  })
+
+  it('lists e-mail activity, codes, new users and the club lists', async () => {
+    const sentAt = new Date(2026, 10, 20, 9, 15)
+    await renderPanel(
+      {},
+      panelOf({
+        email_tracker: [
+          {
+            date_created: sentAt.toISOString(),
+            email: 'maya@example.com',
+            subject: 'Starting in 10 minutes',
+            success: true,
+          },
+          {
+            date_created: sentAt.toISOString(),
+            email: 'jon@example.com',
+            subject: 'Welcome',
+            success: false,
+          },
+        ],
+        welcome_codes: [
+          { code: 'abc123xyz', active: true },
+          { code: 'used456qq', active: false },
+        ],
+        users_this_month: [{ username: 'ren', email: 'ren@example.com' }],
+        waitlist: [
+          {
+            email: 'wait@example.com',
+            how: 'a friend',
+            favorite_podcast: 'Radiolab',
+            date_created: sentAt.toISOString(),
+          },
+        ],
+        suggestions: [
+          {
+            username: 'ren',
+            podcast_link: 'https://example.com/show',
+            reason: 'so good',
+            date_created: sentAt.toISOString(),
+          },
+        ],
+        feedback: [
+          {
+            username: null,
+            podcast_link: '',
+            description: 'more nyc please',
+            date_created: sentAt.toISOString(),
+          },
+        ],
+      }),
+    )
+    const emails = screen.getByRole('region', { name: 'Recent email activity' })
+    const rows = within(emails).getAllByRole('row').slice(1)
+    expect(
+      within(rows[0]!)
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    ).toEqual(['Nov 20, 2026, 9:15 AM', 'maya@example.com', 'Starting in 10 minutes', 'Delivered'])
+    expect(rows[1]).toHaveTextContent('Failed')
+
+    const codes = screen.getByRole('region', { name: 'Invitation codes' })
+    expect(within(codes).getByRole('row', { name: 'abc123xyz Active' })).toBeInTheDocument()
+    expect(within(codes).getByRole('row', { name: 'used456qq Used' })).toBeInTheDocument()
+
+    const users = screen.getByRole('list', { name: 'New users this month' })
+    expect(within(users).getByRole('listitem')).toHaveTextContent('RErenren@example.com')
+
+    expect(screen.getByRole('region', { name: 'Waitlist' })).toHaveTextContent('Radiolab')
+    expect(
+      within(screen.getByRole('region', { name: 'Suggestions' })).getByRole('link', {
+        name: 'https://example.com/show',
+      }),
+    ).toBeInTheDocument()
+    expect(screen.getByRole('region', { name: 'Feedback' })).toHaveTextContent('a visitor')
+  })
+
+  it('generates invite codes and shows them', async () => {
+    const { user, api } = await renderPanel({
+      'POST /controlpanel/invite_codes/': () =>
+        reply(inviteCodesResponseSchema, { data: { codes: ['newcode01', 'newcode02'] } }, 201),
+    })
+    const count = screen.getByLabelText('how many codes (1–100)')
+    await user.clear(count)
+    await user.type(count, '200')
+    await user.click(screen.getByRole('button', { name: '[ generate codes ]' }))
+    expect(count).toHaveAccessibleDescription('count must be a whole number from 1 to 100')
+    expect(api.callsTo('POST /controlpanel/invite_codes/')).toHaveLength(0)
+
+    await user.clear(count)
+    await user.type(count, '2')
+    await user.click(screen.getByRole('button', { name: '[ generate codes ]' }))
+    expect(await screen.findByText('newcode02')).toBeInTheDocument()
+    expect(api.callsTo('POST /controlpanel/invite_codes/')[0]?.body).toEqual({ count: 2 })
+    // The panel reloads so the new codes join the table.
+    await waitFor(() => expect(api.callsTo('GET /controlpanel/')).toHaveLength(2))
+  })
+})

@@ -1,0 +1,227 @@
+import { screen, waitFor, within } from '@testing-library/react'
+import { describe, expect, it } from 'vitest'
+import {
+  blastResponseSchema,
+  controlPanelResponseSchema,
+  triggerResponseSchema,
+  type ControlPanelPodclub,
+} from '#contract/control-panel'
+import { superuser } from '#client/testing/fixtures'
+import { reply, replyError, type Handlers } from '#client/testing/mock-api'
+import { findScreenTitle, queryToasts, renderWithProviders } from '#client/testing/render'
+
+const podclub: ControlPanelPodclub = {
+  id: 7,
+  episode_title: 'What the Map Leaves Out',
+  location: 'zoom',
+  podmeister: 'jon.b',
+  starts_at: '2026-12-24T23:30:00.000Z',
+  pretty_date: 'Thursday, December 24',
+  pretty_time: '6:30 PM',
+  status: 'upcoming',
+  zoom_link: 'https://zoom.us/j/1',
+  seats_left: 4,
+  one_week_notice_sent: false,
+  one_day_notice_sent: false,
+  ten_min_notice_sent: false,
+}
+
+async function renderPanel(handlers: Handlers = {}) {
+  const view = renderWithProviders({
+    path: '/controlpanel',
+    currentUser: superuser,
+    handlers: {
+      'GET /controlpanel/': () =>
+        reply(controlPanelResponseSchema, {
+          data: {
+            all_podclubs: [podclub],
+            email_tracker: [],
+            welcome_codes: [],
+            users_this_month: [],
+            waitlist: [],
+            suggestions: [],
+            feedback: [],
+          },
+        }),
+      ...handlers,
+    },
+  })
+  await findScreenTitle('control panel')
+  await screen.findByRole('heading', { name: 'Monthly blast' })
+  return view
+}
+
+const toastText = () => queryToasts().map((t) => t.textContent)
+const blastForm = (legend: string) => screen.getByRole('group', { name: legend })
+const idInputs = (legend: string) =>
+  [1, 2, 3].map((n) => within(blastForm(legend)).getByPlaceholderText(`podclub ID ${n}`))
+
+describe('control panel: blasts', () => {
+  it('sends a test blast, says so and clears the inputs', async () => {
+    const { user, api } = await renderPanel({
+      'POST /testmonthlyblast/': () => reply(blastResponseSchema, { data: { queued: 2 } }),
+    })
+    const inputs = idInputs('test blast')
+    for (const [i, input] of inputs.entries()) await user.type(input, String(i + 4))
+    await user.click(screen.getByRole('button', { name: '[ send test blast ]' }))
+
+    await waitFor(() =>
+      expect(toastText()).toEqual(['Test Blast SentThe test monthly blast was sent successfully.']),
+    )
+    expect(api.callsTo('POST /testmonthlyblast/')[0]?.body).toEqual({
+      podclub_1: 4,
+      podclub_2: 5,
+      podclub_3: 6,
+    })
+    for (const input of inputs) expect(input).toHaveValue(null)
+  })
+
+  it("says 'Unable to Send Test Blast' with the reason, and clears the inputs too", async () => {
+    const { user } = await renderPanel({
+      'POST /testmonthlyblast/': () =>
+        replyError(404, { detail: 'podclub 9 (podclub_3) does not exist.', code: 'NOT_FOUND' }),
+    })
+    const inputs = idInputs('test blast')
+    for (const [i, input] of inputs.entries()) await user.type(input, String(i + 7))
+    await user.click(screen.getByRole('button', { name: '[ send test blast ]' }))
+    await waitFor(() =>
+      expect(toastText()).toEqual([
+        'Unable to Send Test Blastpodclub 9 (podclub_3) does not exist.',
+      ]),
+    )
+    for (const input of inputs) expect(input).toHaveValue(null)
+  })
+
+  it('refuses repeated ids before calling the server', async () => {
+    const { user, api } = await renderPanel()
+    for (const input of idInputs('test blast')) await user.type(input, '3')
+    await user.click(screen.getByRole('button', { name: '[ send test blast ]' }))
+    expect(blastForm('test blast')).toHaveAccessibleDescription('Choose three different podclubs')
+    expect(api.callsTo('POST /testmonthlyblast/')).toHaveLength(0)
+  })
+
+  it('asks before the monthly blast; Cancel sends nothing', async () => {
+    const { user, api } = await renderPanel()
+    for (const [i, input] of idInputs('monthly blast').entries())
+      await user.type(input, String(i + 1))
+    await user.click(screen.getByRole('button', { name: '[ send monthly blast ]' }))
+
+    const dialog = await screen.findByRole('alertdialog', { name: 'Are you absolutely sure?' })
+    expect(dialog).toHaveAccessibleDescription(
+      'This will send the monthly blast to ALL members. This action cannot be undone.',
+    )
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }))
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull())
+    expect(api.callsTo('POST /monthlyblast/')).toHaveLength(0)
+  })
+
+  it('sends the monthly blast once confirmed', async () => {
+    const { user, api } = await renderPanel({
+      'POST /monthlyblast/': () => reply(blastResponseSchema, { data: { queued: 120 } }),
+    })
+    const inputs = idInputs('monthly blast')
+    for (const [i, input] of inputs.entries()) await user.type(input, String(i + 1))
+    await user.click(screen.getByRole('button', { name: '[ send monthly blast ]' }))
+    const dialog = await screen.findByRole('alertdialog')
+    await user.click(within(dialog).getByRole('button', { name: 'Yes, Send Monthly Blast' }))
+
+    await waitFor(() => expect(toastText()[0]).toMatch(/^Monthly Blast Sent/))
+    expect(toastText()[0]).toContain('sent successfully to all members')
+    expect(api.callsTo('POST /monthlyblast/')[0]?.body).toEqual({
+      podclub_1: 1,
+      podclub_2: 2,
+      podclub_3: 3,
+    })
+    for (const input of inputs) expect(input).toHaveValue(null)
+  })
+
+  it("says 'Unable to Send Monthly Blast' when refused", async () => {
+    const { user } = await renderPanel({
+      'POST /monthlyblast/': () =>
+        replyError(400, {
+          detail: 'podclub 1 (podclub_1) is completed: a blast lists upcoming podclubs only.',
+          code: 'BAD_REQUEST',
+        }),
+    })
+    for (const [i, input] of idInputs('monthly blast').entries())
+      await user.type(input, String(i + 1))
+    await user.click(screen.getByRole('button', { name: '[ send monthly blast ]' }))
+    await user.click(await screen.findByRole('button', { name: 'Yes, Send Monthly Blast' }))
+    await waitFor(() =>
+      expect(toastText()).toEqual([
+        'Unable to Send Monthly Blastpodclub 1 (podclub_1) is completed: a blast lists upcoming podclubs only.',
+      ]),
+    )
+  })
+})
+
+describe('control panel: edit a podclub and its chat log', () => {
+  it('sends only the changed fields, the date as New York MM/DD/YYYY HH:mm', async () => {
+    const { user, api } = await renderPanel({
+      'PATCH /controlpanel/podclubs/:id/': () =>
+        reply(triggerResponseSchema, { data: { ...podclub, location: 'nyc' } }),
+    })
+    await user.type(screen.getAllByLabelText('podclub ID')[0]!, '7')
+    await user.type(screen.getByLabelText('new date and time (New York)'), '2027-01-15T19:30')
+    await user.selectOptions(screen.getByLabelText('location'), 'nyc')
+    await user.click(screen.getByRole('button', { name: '[ save podclub ]' }))
+
+    await waitFor(() => expect(toastText()[0]).toMatch(/^podclub updated/))
+    const [call] = api.callsTo('PATCH /controlpanel/podclubs/:id/')
+    expect(call?.params.id).toBe('7')
+    expect(call?.body).toEqual({ scheduledStart: '01/15/2027 19:30', location: 'nyc' })
+  })
+
+  it("asks for a change and puts the server's field errors on their fields", async () => {
+    const { user, api } = await renderPanel({
+      'PATCH /controlpanel/podclubs/:id/': () =>
+        replyError(400, { scheduledStart: ['The date must be in the future'] }),
+    })
+    await user.type(screen.getAllByLabelText('podclub ID')[0]!, '7')
+    await user.click(screen.getByRole('button', { name: '[ save podclub ]' }))
+    expect(
+      screen.getByText('Change at least one of scheduledStart, location, zoomLink or status'),
+    ).toBeInTheDocument()
+    expect(api.callsTo('PATCH /controlpanel/podclubs/:id/')).toHaveLength(0)
+
+    await user.type(screen.getByLabelText('new date and time (New York)'), '2020-01-15T19:30')
+    await user.click(screen.getByRole('button', { name: '[ save podclub ]' }))
+    await waitFor(() =>
+      expect(screen.getByLabelText('new date and time (New York)')).toHaveAccessibleDescription(
+        'The date must be in the future',
+      ),
+    )
+    expect(toastText()).toEqual(['Failed to update podclubThe date must be in the future'])
+  })
+
+  it('reads a chat log file in the page and saves it', async () => {
+    const { user, api } = await renderPanel({
+      'PUT /controlpanel/podclubs/:id/chatlog/': () =>
+        reply(triggerResponseSchema, { data: podclub }),
+    })
+    const text = '19:02:11 From maya.r to Everyone: hello\n19:03:00 From jon.b: hi'
+    await user.type(screen.getAllByLabelText('podclub ID')[1]!, '7')
+    await user.upload(
+      screen.getByLabelText('chat log file (.txt)'),
+      new File([text], 'chat.txt', { type: 'text/plain' }),
+    )
+    await waitFor(() => expect(screen.getByLabelText('chat log')).toHaveValue(text))
+    await user.click(screen.getByRole('button', { name: '[ save chat log ]' }))
+
+    await waitFor(() => expect(toastText()[0]).toMatch(/^Chat log saved/))
+    const [call] = api.callsTo('PUT /controlpanel/podclubs/:id/chatlog/')
+    expect(call?.params.id).toBe('7')
+    expect(call?.body).toEqual({ chatlog: text })
+    expect(screen.getByLabelText('chat log')).toHaveValue('')
+  })
+
+  it('does not send an empty chat log', async () => {
+    const { user, api } = await renderPanel()
+    await user.type(screen.getAllByLabelText('podclub ID')[1]!, '7')
+    await user.click(screen.getByRole('button', { name: '[ save chat log ]' }))
+    expect(screen.getByLabelText('chat log')).toHaveAccessibleDescription(
+      'Paste the chat log or choose its file',
+    )
+    expect(api.callsTo('PUT /controlpanel/podclubs/:id/chatlog/')).toHaveLength(0)
+  })
+})
