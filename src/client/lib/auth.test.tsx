@@ -9,13 +9,16 @@ import { findScreenTitle, queryToasts, renderWithProviders } from '#client/testi
 import { api } from './api-client'
 import { refreshUser, whoamiQueryOptions } from './auth'
 
+/** The profile screen's own call, answered as a failure: these tests are about whoami. */
+const profileScreen = { 'GET /profile/': () => replyError(503) }
+
 const anySchema = envelope(z.unknown())
 
 describe('session', () => {
   it('treats a failed whoami as a visitor', async () => {
     const { router } = renderWithProviders({
       path: '/profile',
-      handlers: { 'GET /whoami/': () => networkError() },
+      handlers: { 'GET /whoami/': () => networkError(), ...profileScreen },
     })
     await findScreenTitle('home')
     expect(router.state.location.pathname).toBe('/home')
@@ -33,7 +36,7 @@ describe('session', () => {
     let answer = failure
     const { api, router } = renderWithProviders({
       path: '/home',
-      handlers: { 'GET /whoami/': () => answer() },
+      handlers: { 'GET /whoami/': () => answer(), ...profileScreen },
     })
     await findScreenTitle('home')
     const banner = within(screen.getByRole('banner'))
@@ -51,7 +54,10 @@ describe('session', () => {
   })
 
   it('asks whoami again on the next navigation when it fails right after login', async () => {
-    const { api, queryClient, router } = renderWithProviders({ path: '/home' })
+    const { api, queryClient, router } = renderWithProviders({
+      path: '/home',
+      handlers: profileScreen,
+    })
     await findScreenTitle('home')
 
     // Logged in on the server, but the whoami that follows the login fails.
@@ -68,7 +74,7 @@ describe('session', () => {
     let answer = () => networkError()
     const { api } = renderWithProviders({
       path: '/home',
-      handlers: { 'GET /whoami/': () => answer() },
+      handlers: { 'GET /whoami/': () => answer(), ...profileScreen },
     })
     await findScreenTitle('home')
     const banner = within(screen.getByRole('banner'))

@@ -1,15 +1,13 @@
 import { ChevronDown } from 'lucide-react'
+import { lazy, Suspense, useState, type ReactNode } from 'react'
 import { Link, NavLink } from 'react-router'
 import type { SessionUser } from '#contract/auth'
 import { Avatar } from '#client/components/ui/avatar'
-import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuItem,
-  DropdownMenuSeparator,
-  DropdownMenuTrigger,
-} from '#client/components/ui/dropdown-menu'
 import { cn } from '#client/lib/cn'
+import type { HeaderMenuEntry } from './header-menu'
+
+const loadHeaderMenu = () => import('./header-menu')
+const HeaderMenu = lazy(loadHeaderMenu)
 
 export type HeaderProps = {
   user: SessionUser | null
@@ -64,26 +62,22 @@ function MemberNav({
           [ control panel ]
         </NavLink>
       ) : null}
-      <DropdownMenu modal={false}>
-        <DropdownMenuTrigger className={triggerClass}>
-          <Avatar name={user.username} size="sm" />
-          {/* Kept for screen readers on small screens, where only the avatar shows. */}
-          <span className="sr-only sm:not-sr-only">{user.username}</span>
-          <ChevronDown aria-hidden className="size-4 text-ink-muted" />
-        </DropdownMenuTrigger>
-        <DropdownMenuContent>
-          <DropdownMenuItem asChild>
-            <Link to="/profile">[ profile ]</Link>
-          </DropdownMenuItem>
-          <DropdownMenuItem asChild>
-            <Link to="/qr-invite">[ invite friends ]</Link>
-          </DropdownMenuItem>
-          <DropdownMenuSeparator />
-          <DropdownMenuItem disabled={isLoggingOut} onSelect={onLogout}>
-            [ logout ]
-          </DropdownMenuItem>
-        </DropdownMenuContent>
-      </DropdownMenu>
+      <Menu
+        trigger={
+          <>
+            <Avatar name={user.username} size="sm" />
+            {/* Kept for screen readers on small screens, where only the avatar shows. */}
+            <span className="sr-only sm:not-sr-only">{user.username}</span>
+            <ChevronDown aria-hidden className="size-4 text-ink-muted" />
+          </>
+        }
+        entries={[
+          { kind: 'link', to: '/profile', label: '[ profile ]' },
+          { kind: 'link', to: '/qr-invite', label: '[ invite friends ]' },
+          { kind: 'separator' },
+          { kind: 'action', label: '[ logout ]', onSelect: onLogout, disabled: isLoggingOut },
+        ]}
+      />
     </>
   )
 }
@@ -100,18 +94,48 @@ function VisitorNav() {
         </NavLink>
       </div>
       <div className="sm:hidden">
-        <DropdownMenu modal={false}>
-          <DropdownMenuTrigger className={triggerClass}>[ menu ]</DropdownMenuTrigger>
-          <DropdownMenuContent>
-            <DropdownMenuItem asChild>
-              <Link to="/login">[ login ]</Link>
-            </DropdownMenuItem>
-            <DropdownMenuItem asChild>
-              <Link to="/register">[ register ]</Link>
-            </DropdownMenuItem>
-          </DropdownMenuContent>
-        </DropdownMenu>
+        <Menu
+          trigger="[ menu ]"
+          entries={[
+            { kind: 'link', to: '/login', label: '[ login ]' },
+            { kind: 'link', to: '/register', label: '[ register ]' },
+          ]}
+        />
       </div>
     </>
+  )
+}
+
+/**
+ * A header menu whose code (Radix's menu and its positioning) arrives on first intent: hovering
+ * or focusing the trigger starts loading it, and a click or key press opens it as soon as it is
+ * there. Until then the trigger is an ordinary button that looks the same.
+ */
+function Menu({ trigger, entries }: { trigger: ReactNode; entries: HeaderMenuEntry[] }) {
+  const [isWanted, setIsWanted] = useState(false)
+  const placeholder = (onOpen?: () => void) => (
+    <button
+      type="button"
+      className={triggerClass}
+      aria-haspopup="menu"
+      aria-expanded={false}
+      onPointerEnter={() => void loadHeaderMenu()}
+      onFocus={() => void loadHeaderMenu()}
+      onClick={onOpen}
+      onKeyDown={(event) => {
+        if (onOpen && (event.key === 'ArrowDown' || event.key === 'ArrowUp')) {
+          event.preventDefault()
+          onOpen()
+        }
+      }}
+    >
+      {trigger}
+    </button>
+  )
+  if (!isWanted) return placeholder(() => setIsWanted(true))
+  return (
+    <Suspense fallback={placeholder()}>
+      <HeaderMenu trigger={trigger} triggerClassName={triggerClass} entries={entries} defaultOpen />
+    </Suspense>
   )
 }
