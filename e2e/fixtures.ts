@@ -33,7 +33,7 @@ export async function createMember(request: APIRequestContext): Promise<Member> 
   const { cookies } = await request.storageState()
   const csrf = cookies.find((c) => c.name === 'csrftoken')!.value
   const res = await request.post('/api/v1/signup/', {
-    headers: { 'X-CSRFToken': csrf },
+    headers: { 'X-CSRFToken': csrf, 'X-Forwarded-For': `10.77.${seq >> 8}.${seq & 255}` },
     data: { ...member, inviteCode: e2e.clubCode, city: 'Brooklyn', source: 'e2e' },
   })
   expect(res.status(), await res.text()).toBe(201)

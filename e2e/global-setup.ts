@@ -42,6 +42,9 @@ export default async function globalSetup() {
       CLUB_INVITE_CODE: e2e.clubCode,
       // Sample podcasts, members and podclubs, so the feed has cards to act on.
       DEMO: '1',
+      // Members are signed up through the API from one address; as behind a proxy, each says
+      // which client it stands for, so the per-address sign-up limit applies per member.
+      TRUST_PROXY: '1',
       LOG_LEVEL: 'warn',
     },
     stdio: ['ignore', 'inherit', 'inherit'],

@@ -112,8 +112,8 @@ function VisitorNav() {
  * there. Until then the trigger is an ordinary button that looks the same.
  */
 function Menu({ trigger, entries }: { trigger: ReactNode; entries: HeaderMenuEntry[] }) {
-  const [isWanted, setIsWanted] = useState(false)
-  const placeholder = (onOpen?: () => void) => (
+  const [openedWith, setOpenedWith] = useState<'keyboard' | 'pointer'>()
+  const placeholder = (onOpen?: (how: 'keyboard' | 'pointer') => void) => (
     <button
       type="button"
       className={triggerClass}
@@ -121,21 +121,27 @@ function Menu({ trigger, entries }: { trigger: ReactNode; entries: HeaderMenuEnt
       aria-expanded={false}
       onPointerEnter={() => void loadHeaderMenu()}
       onFocus={() => void loadHeaderMenu()}
-      onClick={onOpen}
+      // A click from Enter or Space has no pointer position: `detail` is 0.
+      onClick={(event) => onOpen?.(event.detail === 0 ? 'keyboard' : 'pointer')}
       onKeyDown={(event) => {
         if (onOpen && (event.key === 'ArrowDown' || event.key === 'ArrowUp')) {
           event.preventDefault()
-          onOpen()
+          onOpen('keyboard')
         }
       }}
     >
       {trigger}
     </button>
   )
-  if (!isWanted) return placeholder(() => setIsWanted(true))
+  if (!openedWith) return placeholder(setOpenedWith)
   return (
     <Suspense fallback={placeholder()}>
-      <HeaderMenu trigger={trigger} triggerClassName={triggerClass} entries={entries} defaultOpen />
+      <HeaderMenu
+        trigger={trigger}
+        triggerClassName={triggerClass}
+        entries={entries}
+        openedWith={openedWith}
+      />
     </Suspense>
   )
 }
