@@ -90,6 +90,44 @@ test.describe('accounts and the public pages', () => {
     await expect(page.getByText('Your e-mail address is confirmed. Thank you!')).toBeVisible()
   })
 
+  test('a visitor registers with the single-use code a member e-mailed them, which then is spent', async ({
+    page,
+    browser,
+    playwright,
+  }) => {
+    const host = await createMember(await playwright.request.newContext({ baseURL: e2e.baseUrl }))
+    const person = newPerson()
+    const memberPage = await browser.newPage()
+    await loginThroughPage(memberPage, host.username, host.password)
+    await memberPage.getByLabel('Their e-mail').fill(person.email)
+    await memberPage.getByRole('button', { name: '[ send invite ]' }).click()
+    await expect(
+      memberPage.getByRole('status').filter({ hasText: 'Invitation Sent' }),
+    ).toBeVisible()
+    await memberPage.close()
+
+    const invite = await waitForMail((m) => m.to.includes(person.email))
+    const link = new RegExp(`${e2e.baseUrl}/register/(welcome-[\\w-]+)`).exec(invite.text)
+    expect(link, invite.text).not.toBeNull()
+    await page.goto(link![0])
+    await fillRegisterForm(page, person)
+    await page.getByRole('button', { name: '[ create account ]' }).click()
+    await page
+      .getByRole('dialog', { name: 'code of conduct' })
+      .getByRole('button', { name: '[ accept & continue ]' })
+      .click()
+    await expect(page).toHaveURL(/\/home$/)
+    await expect(
+      page.getByRole('banner').getByRole('button', { name: new RegExp(person.username) }),
+    ).toBeVisible()
+
+    // The code was for one person: the link no longer lets anyone in.
+    const stranger = await browser.newPage()
+    await stranger.goto(link![0])
+    await expect(stranger.getByText('Failed to validate invite code')).toBeVisible()
+    await stranger.close()
+  })
+
   test('declining the code of conduct creates no account', async ({ page }) => {
     const person = newPerson()
     await page.goto('/register')
