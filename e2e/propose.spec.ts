@@ -114,6 +114,9 @@ test.describe('propose wizard', () => {
       page.getByText('Your podcast episode has been submitted.', { exact: true }),
     ).toBeVisible()
     await expect(page).toHaveURL(/\/home$/)
+    // The feed shows it at once (the cached list was refreshed by the proposal).
+    const feed = page.getByRole('list', { name: 'Upcoming podclubs' })
+    await expect(feed.getByRole('article', { name: 'The Persuaders, part 2' })).toBeVisible()
 
     // The new podclub is on the profile, hosted by the member, and opens on its page.
     await page.goto('/profile')
