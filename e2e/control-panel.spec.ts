@@ -50,10 +50,11 @@ test.describe('control panel on a fresh club', () => {
     await expect(page.getByRole('heading', { name: 'control panel' })).toHaveCount(0)
   })
 
-  test('an operator sees the panel and generates invite codes', async ({ page }) => {
+  // The shared server runs with demo data too, so the upcoming table is not empty here.
+  test('an operator sees the lists and generates invite codes', async ({ page }) => {
     await loginThroughPage(page, e2e.admin.username, e2e.admin.password)
     await page.goto('/controlpanel')
-    await expect(page.getByRole('heading', { name: 'control panel' })).toBeVisible()
+    await expect(page.getByRole('region', { name: 'Upcoming podclubs' })).toBeVisible()
     await expect(page.getByRole('region', { name: 'Invitation codes' })).toBeVisible()
     await checkBothWidths(page, 'shared')
 
@@ -75,7 +76,7 @@ test.describe('control panel on a fresh club', () => {
   })
 })
 
-// No call creates podclubs yet, so this journey runs against a second server started here in
+// This journey changes podclubs, so it runs against a second server started here in
 // demo mode (sample podclubs and members), with its own SMTP server to read the mail from.
 test.describe('control panel with podclubs', () => {
   test.describe.configure({ timeout: 120_000 })
@@ -246,5 +247,50 @@ test.describe('control panel with podclubs', () => {
     await expect(dialog).toHaveCount(0)
     await expect(monthly.getByPlaceholder('podclub ID 1')).toHaveValue(ids[0]!)
     expect(smtp!.messages.filter((m) => m.subject.startsWith('This month'))).toEqual([])
+  })
+
+  test('an operator quick-registers a member and creates a podclub that joins the upcoming table', async ({
+    page,
+  }) => {
+    await openPanel(page)
+    const id = await idOf(page, 'The Sound of a Shrinking Room')
+    const quick = page.getByRole('form', { name: 'Quick Registration' })
+    await quick.getByLabel('podclub ID number').fill(id)
+    await quick.getByLabel('Username').fill('ollie')
+    await quick.getByRole('button', { name: 'Register' }).click()
+    await expect(
+      page.getByRole('status').filter({ hasText: 'User registered for podclub' }),
+    ).toBeVisible()
+    await expect(quick.getByLabel('Username')).toHaveValue('')
+
+    // The same member again: refused, with the reason.
+    await quick.getByLabel('podclub ID number').fill(id)
+    await quick.getByLabel('Username').fill('ollie')
+    await quick.getByRole('button', { name: 'Register' }).click()
+    await expect(page.getByRole('status').filter({ hasText: 'Registration failed' })).toContainText(
+      'This member is already registered for this podclub.',
+    )
+
+    const create = page.getByRole('form', { name: 'create a podclub' })
+    const fill = (label: string, value: string) =>
+      create.getByLabel(label, { exact: true }).fill(value)
+    await fill('episode title', 'A Podclub Made by Hand')
+    await fill('podcast', 'hidden brain')
+    await fill('podmeister (username)', 'bea.n')
+    await fill('date and time (New York)', '01/14/2030 19:00')
+    await fill('keyword 1', 'craft')
+    await fill('keyword 2', 'habits')
+    await fill('keyword 3', 'patience')
+    await fill('link 1', 'https://example.com/made-by-hand')
+    await fill('description', 'An episode about making things slowly, and what it teaches us.')
+    await fill('podmeister note', 'I listened to it twice and would love to hear what you think.')
+    await create.getByRole('button', { name: '[ create podclub ]' }).click()
+    await expect(page.getByRole('status').filter({ hasText: 'podclub created' })).toContainText(
+      'A Podclub Made by Hand',
+    )
+    const row = rowOf(page, 'A Podclub Made by Hand')
+    await expect(row).toHaveCount(1)
+    await expect(row).toContainText('bea.n')
+    await checkBothWidths(page, 'forms')
   })
 })

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { envelope, idSchema, textSchema } from './common'
 import { podclubLocationSchema, podclubStatusSchema } from './podclubs'
+import { createProposalBodySchema, futureStartSchema } from './proposals'
 
 /** A podclub id typed into an operator form ('podclub ID 1'): a positive whole number. */
 const podclubIdField = (label: string) =>
@@ -133,3 +134,31 @@ export const unsubscribeBodySchema = z.object({
   token: textSchema().trim().min(1).max(200),
 })
 export const unsubscribeResponseSchema = envelope(z.object({ unsubscribed: z.literal(true) }))
+
+/** POST /register_admin/:podclubId/:username/: an operator gives a member a seat. */
+export const registerAdminParamsSchema = z.object({
+  podclubId: idSchema,
+  username: textSchema().trim().min(1).max(100),
+})
+
+/**
+ * POST /controlpanel/podclubs/ (CONTRACT.md): the proposal payload with any future date, plus
+ * the podmeister's username and a Zoom link (empty: the club's default for a zoom podclub).
+ */
+export function createOperatorPodclubBodySchema(now: () => Date = () => new Date()) {
+  return createProposalBodySchema(now)
+    .omit({ scheduledStart: true })
+    .extend({
+      scheduledStart: futureStartSchema(now),
+      podmeister: textSchema({ error: PODMEISTER_REQUIRED })
+        .trim()
+        .min(1, PODMEISTER_REQUIRED)
+        .max(100, PODMEISTER_REQUIRED),
+      zoomLink: z
+        .union([z.literal(''), textSchema().trim().max(500).url('Please enter a valid URL')])
+        .optional()
+        .default(''),
+    })
+}
+export const PODMEISTER_REQUIRED = 'Podmeister username is required'
+export type CreateOperatorPodclubBody = z.input<ReturnType<typeof createOperatorPodclubBodySchema>>

@@ -34,6 +34,7 @@ export const PROPOSAL_MESSAGES = {
   tooLate: 'Date must be no more than seven months from today',
   noSuchTime: 'That time does not exist in New York on that day (clocks change)',
   location: 'Please choose zoom or nyc',
+  past: 'Date must be in the future',
 } as const
 
 const inClubZone = { in: tz(CLUB_TIME_ZONE) }
@@ -109,6 +110,24 @@ export function scheduledStartSchema(now: () => Date) {
       const range = proposalDayRange(now())
       if (day < range.first) return fail(PROPOSAL_MESSAGES.tooSoon)
       if (day > range.last) return fail(PROPOSAL_MESSAGES.tooLate)
+    })
+}
+
+/**
+ * The operators' schedule rule: a real `MM/DD/YYYY HH:mm` New York time, any time after `now()`
+ * (no one-to-seven-month window).
+ */
+export function futureStartSchema(now: () => Date) {
+  return textSchema({ error: PROPOSAL_MESSAGES.scheduledStart })
+    .trim()
+    .min(1, PROPOSAL_MESSAGES.scheduledStart)
+    .superRefine((value, ctx) => {
+      const fail = (message: string) => ctx.addIssue({ code: 'custom', message })
+      if (value === '') return
+      const date = parseScheduledStart(value)
+      if (!date) return fail(PROPOSAL_MESSAGES.scheduledStart)
+      if (formatScheduledStart(date) !== value) return fail(PROPOSAL_MESSAGES.noSuchTime)
+      if (date.getTime() <= now().getTime()) return fail(PROPOSAL_MESSAGES.past)
     })
 }
 

@@ -9,6 +9,7 @@ import {
   registrations,
   users,
 } from '../../db/schema/index'
+import { formatScheduledStart } from '#contract/proposals'
 import { fixedClock } from '../../lib/clock'
 import { buildTestApp, createAgent, createUser, type TestApp } from '../../testing/test-app'
 
@@ -49,6 +50,26 @@ async function podclubIn(ahead: number, status: 'upcoming' | 'completed' = 'upco
   return podclub!
 }
 
+/** A valid POST /controlpanel/podclubs/ body, two days ahead (too soon for a proposal). */
+async function operatorPodclubBody(overrides: Record<string, unknown> = {}) {
+  const host = await createUser(t)
+  return {
+    title: 'The operator episode',
+    podcastName: 'Radiolab',
+    keywordOne: 'science',
+    keywordTwo: 'sound',
+    keywordThree: 'stories',
+    linkOne: 'https://example.com/episode',
+    scheduledStart: formatScheduledStart(new Date(clock.now().getTime() + 2 * DAY)),
+    description: 'A long enough description of the episode for the club to read first.',
+    podmeisterNote: 'A long enough note from the podmeister about why this one is good.',
+    location: 'zoom',
+    podmeister: host.username,
+    zoomLink: 'https://zoom.us/j/123456',
+    ...overrides,
+  }
+}
+
 /** Every operator call, with a body that would be valid. */
 async function operatorCalls() {
   const [p1, p2, p3] = [
@@ -57,6 +78,12 @@ async function operatorCalls() {
     await podclubIn(22 * DAY),
   ]
   const blast = { podclub_1: p1.id, podclub_2: p2.id, podclub_3: p3.id }
+  const seated = await createUser(t)
+  const poll = {
+    title: 'Next month',
+    expires_at: new Date(clock.now().getTime() + 7 * DAY).toISOString(),
+    options: [{ title: 'One' }, { title: 'Two' }],
+  }
   return [
     ['GET', '/api/v1/controlpanel/', undefined],
     ['POST', '/api/v1/controlpanel/trigger/', { podclub_pk: p1.id, notice_type: 'min' }],
@@ -65,6 +92,9 @@ async function operatorCalls() {
     ['PATCH', `/api/v1/controlpanel/podclubs/${p2.id}/`, { location: 'nyc' }],
     ['PUT', `/api/v1/controlpanel/podclubs/${p2.id}/chatlog/`, { chatlog: '19:00:01 From a : hi' }],
     ['POST', '/api/v1/controlpanel/invite_codes/', { count: 2 }],
+    ['POST', `/api/v1/register_admin/${p3.id}/${seated.username}/`, undefined],
+    ['POST', '/api/v1/controlpanel/podclubs/', await operatorPodclubBody()],
+    ['POST', '/api/v1/controlpanel/polls/', poll],
   ] as const
 }
 
@@ -330,5 +360,108 @@ describe('blasts', () => {
       (m) => m.kind === 'monthly-blast' && m.toAddress === reader.email,
     )
     expect(later).toHaveLength(1)
+  })
+})
+
+describe('quick registration', () => {
+  const register = (podclubId: number, username: string) =>
+    operator.request(`/api/v1/register_admin/${podclubId}/${username}/`, { method: 'POST' })
+
+  it('seats a member once, counts seats and never goes past 9', async () => {
+    const podclub = await podclubIn(10 * DAY)
+    const people = await Promise.all(Array.from({ length: 10 }, () => createUser(t)))
+    const first = await register(podclub.id, people[0]!.username.toUpperCase())
+    expect(first.statusCode, first.body).toBe(200)
+    expect(first.json()).toEqual({ data: { registered: true, seats_left: 8 } })
+
+    const again = await register(podclub.id, people[0]!.username)
+    expect(again.statusCode).toBe(409)
+    expect(again.json().detail).toBe('This member is already registered for this podclub.')
+
+    const rest = await Promise.all(people.slice(1).map((p) => register(podclub.id, p.username)))
+    expect(rest.map((r) => r.statusCode).sort()).toEqual([
+      200, 200, 200, 200, 200, 200, 200, 200, 409,
+    ])
+    expect(rest.find((r) => r.statusCode === 409)!.json().detail).toBe('No seats left')
+    const held = await t.db
+      .select()
+      .from(registrations)
+      .where(eq(registrations.podclubId, podclub.id))
+    expect(held).toHaveLength(9)
+  })
+
+  it('refuses the podmeister, over and cancelled podclubs, and unknown names or ids', async () => {
+    const podclub = await podclubIn(10 * DAY)
+    const [host] = await t.db.select().from(users).where(eq(users.id, podclub.podmeisterId))
+    const podmeister = await register(podclub.id, host!.username)
+    expect(podmeister.statusCode).toBe(409)
+    expect(podmeister.json().detail).toMatch(/podmeister/)
+
+    const someone = await createUser(t)
+    const done = await podclubIn(-DAY, 'completed')
+    expect((await register(done.id, someone.username)).json().detail).toBe(
+      'This podclub has already taken place.',
+    )
+    const started = await podclubIn(-60_000)
+    expect((await register(started.id, someone.username)).json().detail).toBe(
+      'This podclub has already started.',
+    )
+    const cancelled = await podclubIn(5 * DAY)
+    await t.db.update(podclubs).set({ status: 'cancelled' }).where(eq(podclubs.id, cancelled.id))
+    expect((await register(cancelled.id, someone.username)).statusCode).toBe(409)
+
+    const nobody = await register(podclub.id, 'no.such.member')
+    expect(nobody.statusCode).toBe(404)
+    expect(nobody.json().detail).toBe("No member is called 'no.such.member'.")
+    const noPodclub = await register(2_000_000_000, someone.username)
+    expect(noPodclub.statusCode).toBe(404)
+    expect(noPodclub.json().detail).toBe('Podclub not found')
+  })
+})
+
+describe('creating a podclub', () => {
+  const create = async (overrides: Record<string, unknown> = {}) =>
+    operator.request('/api/v1/controlpanel/podclubs/', {
+      method: 'POST',
+      body: await operatorPodclubBody(overrides),
+    })
+
+  it('takes any future date and a podmeister, and reuses a podcast whatever its case', async () => {
+    const [existing] = await t.db.insert(podcasts).values({ name: 'Serial Tales' }).returning()
+    const res = await create({ podcastName: 'serial tales' })
+    expect(res.statusCode, res.body).toBe(201)
+    const created = res.json().data
+    expect(created.status).toBe('upcoming')
+    expect(created.podcast.name).toBe('Serial Tales')
+    const [row] = await t.db.select().from(podclubs).where(eq(podclubs.id, created.id))
+    expect(row!.podcastId).toBe(existing!.id)
+    expect(row!.zoomLink).toBe('https://zoom.us/j/123456')
+    expect(row!.startsAt.getTime()).toBe(clock.now().getTime() + 2 * DAY)
+
+    const listed = await operator.request('/api/v1/controlpanel/')
+    const upcoming = controlPanelResponseSchema.parse(listed.json()).data.all_podclubs
+    expect(upcoming.map((p) => p.id)).toContain(created.id)
+
+    const fresh = await create({ podcastName: 'A Brand New Show' })
+    expect(fresh.json().data.podcast.name).toBe('A Brand New Show')
+  })
+
+  it('refuses a past date, an unknown podmeister and proposal mistakes with their messages', async () => {
+    const past = await create({
+      scheduledStart: formatScheduledStart(new Date(clock.now().getTime() - 60 * 60_000)),
+    })
+    expect(past.statusCode).toBe(400)
+    expect(past.json()).toEqual({ scheduledStart: ['Date must be in the future'] })
+
+    const nobody = await create({ podmeister: 'no.such.member' })
+    expect(nobody.statusCode).toBe(400)
+    expect(nobody.json()).toEqual({ podmeister: ["No member is called 'no.such.member'."] })
+
+    const short = await create({ description: 'too short', podmeister: '' })
+    expect(short.statusCode).toBe(400)
+    expect(short.json()).toEqual({
+      description: ['Description must be at least 50 characters long'],
+      podmeister: ['Podmeister username is required'],
+    })
   })
 })

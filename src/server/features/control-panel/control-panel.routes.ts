@@ -4,6 +4,8 @@ import {
   controlPanelResponseSchema,
   createBlastBodySchema,
   createInviteCodesBodySchema,
+  createOperatorPodclubBodySchema,
+  registerAdminParamsSchema,
   createTriggerBodySchema,
   inviteCodesResponseSchema,
   podclubIdParamSchema,
@@ -11,10 +13,14 @@ import {
   updateChatlogBodySchema,
   updatePodclubBodySchema,
 } from '#contract/control-panel'
+import { registrationStateResponseSchema } from '#contract/podclubs'
+import { createProposalResponseSchema } from '#contract/proposals'
 import type { AppDeps } from '../../deps'
 import { sendBlast } from '../blasts/blasts.service'
 import {
   createInviteCodes,
+  createOperatorPodclub,
+  quickRegister,
   markComplete,
   readControlPanel,
   sendTenMinuteNotice,
@@ -114,6 +120,39 @@ export const controlPanelRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = asyn
     async (request, reply) => {
       const codes = await createInviteCodes(deps, request.member.id, request.body.count)
       return reply.status(201).send({ data: { codes } })
+    },
+  )
+
+  app.post(
+    '/register_admin/:podclubId/:username/',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Quick registration: give a member a seat',
+        params: registerAdminParamsSchema,
+        response: { 200: registrationStateResponseSchema },
+      },
+    },
+    async (request) => ({
+      data: await quickRegister(deps, request.params.podclubId, request.params.username),
+    }),
+  )
+
+  app.post(
+    '/controlpanel/podclubs/',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Create an upcoming podclub with any future date and podmeister',
+        body: createOperatorPodclubBodySchema(() => deps.clock.now()),
+        response: { 201: createProposalResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      const podclub = await createOperatorPodclub(deps, request.body)
+      return reply.status(201).send({ data: podclub })
     },
   )
 }

@@ -2,7 +2,15 @@ import { tz } from '@date-fns/tz'
 import { startOfMonth } from 'date-fns'
 import { and, asc, count, desc, eq, gte, inArray } from 'drizzle-orm'
 import { CLUB_TIME_ZONE } from '#contract/common'
-import type { ControlPanel, ControlPanelPodclub, UpdatePodclubBody } from '#contract/control-panel'
+import type {
+  ControlPanel,
+  ControlPanelPodclub,
+  createOperatorPodclubBodySchema,
+  UpdatePodclubBody,
+} from '#contract/control-panel'
+import type { Podclub, RegistrationState } from '#contract/podclubs'
+import { parseScheduledStart, PROPOSAL_MESSAGES } from '#contract/proposals'
+import type { z } from 'zod'
 import {
   feedback,
   inviteCodes,
@@ -20,9 +28,15 @@ import { randomToken } from '../../lib/tokens'
 import { listEmailActivity } from '../mail/mail.service'
 import { prettyDate, prettyTime } from '../podclubs/podclubs.format'
 import { bumpPodclubsVersion } from '../podclubs/podclubs.version'
+import { insertUpcomingPodclub } from '../proposals/proposals.service'
+import { takeSeatFor } from '../registrations/registrations.service'
 import { sendNoticeNow } from '../reminders/reminders.service'
 import { SEATS_PER_PODCLUB } from '#contract/podclubs'
 import { alias } from 'drizzle-orm/pg-core'
+
+export type CreateOperatorPodclubInput = z.output<
+  ReturnType<typeof createOperatorPodclubBodySchema>
+>
 
 /** How many rows each list of the panel shows at most: it stays fast with a large club. */
 export const PANEL_LIMITS = { podclubs: 200, emails: 50, codes: 100, users: 200, lists: 100 }
@@ -211,4 +225,42 @@ export async function createInviteCodes(deps: AppDeps, actorId: number, count: n
     tx.insert(inviteCodes).values(codes.map((code) => ({ code, createdById: actorId }))),
   )
   return codes
+}
+
+/** The id of the member with that username (usernames are stored in lower case), or null. */
+async function findUserId(db: Pick<AppDeps['db'], 'select'>, username: string) {
+  const [user] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(users.username, username.trim().toLowerCase()))
+  return user?.id ?? null
+}
+
+/** Quick registration (spec 2 §7): the member's seat, under the member toggle's own rules. */
+export async function quickRegister(
+  deps: AppDeps,
+  podclubId: number,
+  username: string,
+): Promise<RegistrationState> {
+  const userId = await findUserId(deps.db, username)
+  if (userId === null) throw new AppError('NOT_FOUND', `No member is called '${username}'.`, 404)
+  return takeSeatFor(deps, podclubId, userId)
+}
+
+/** An operator's podclub (CONTRACT.md): any future date, any member as podmeister. */
+export async function createOperatorPodclub(
+  deps: AppDeps,
+  input: CreateOperatorPodclubInput,
+): Promise<Podclub> {
+  const startsAt = parseScheduledStart(input.scheduledStart)
+  if (!startsAt) throw new FieldErrors({ scheduledStart: [PROPOSAL_MESSAGES.scheduledStart] })
+  return transaction(deps, async (tx) => {
+    const podmeisterId = await findUserId(tx, input.podmeister)
+    if (podmeisterId === null) {
+      throw new FieldErrors({ podmeister: [`No member is called '${input.podmeister}'.`] })
+    }
+    const zoomLink =
+      input.location === 'zoom' ? input.zoomLink || deps.env.ZOOM_LINK : input.zoomLink
+    return insertUpcomingPodclub(tx, input, { podmeisterId, startsAt, zoomLink })
+  })
 }

@@ -1,7 +1,17 @@
 import { TZDate } from '@date-fns/tz'
 import { count, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { hindsights, podclubs, pollVotes, registrations, users } from '../../db/schema/index'
+import {
+  hindsights,
+  outboxAttempts,
+  outboxMessages,
+  podclubs,
+  polls,
+  pollVotes,
+  registrations,
+  users,
+} from '../../db/schema/index'
+import { listEmailActivity } from '../mail/mail.service'
 import { fixedClock } from '../../lib/clock'
 import { buildTestApp, createAgent, type TestApp } from '../../testing/test-app'
 import { DEMO_PASSWORD, seedDemo } from './demo.seed'
@@ -19,6 +29,7 @@ describe('demo data', () => {
     expect(await seedDemo(t.db, clock)).toEqual({ seeded: false })
 
     const clubs = await t.db.select().from(podclubs)
+    const seatsLeft: number[] = []
     expect(clubs.filter((c) => c.status === 'upcoming').length).toBeGreaterThan(0)
     expect(clubs.filter((c) => c.status === 'completed').length).toBeGreaterThan(0)
     for (const club of clubs) {
@@ -27,6 +38,7 @@ describe('demo data', () => {
         .from(registrations)
         .where(eq(registrations.podclubId, club.id))) as [{ n: number }]
       expect(n).toBeLessThanOrEqual(9)
+      if (club.status === 'upcoming') seatsLeft.push(9 - n)
       const local = new TZDate(club.startsAt.getTime(), 'America/New_York')
       expect([0, 30]).toContain(local.getMinutes())
       if (club.status === 'upcoming')
@@ -34,7 +46,35 @@ describe('demo data', () => {
       else expect(club.chatlog).toMatch(/^\d\d:\d\d:\d\d From /)
     }
     expect((await t.db.select({ n: count() }).from(hindsights))[0]!.n).toBeGreaterThan(0)
-    expect((await t.db.select({ n: count() }).from(pollVotes))[0]!.n).toBeGreaterThan(0)
+    // Varied seats: one full, one with a single seat left, others with many.
+    expect(seatsLeft).toContain(0)
+    expect(seatsLeft).toContain(1)
+    expect(seatsLeft.filter((left) => left >= 4).length).toBeGreaterThanOrEqual(2)
+
+    // An open poll and an expired one, each with votes.
+    const allPolls = await t.db.select().from(polls)
+    const votes = await t.db.select().from(pollVotes)
+    const open = allPolls.filter((p) => p.expiresAt > clock.now())
+    const closed = allPolls.filter((p) => p.expiresAt <= clock.now())
+    expect(open).toHaveLength(1)
+    expect(closed).toHaveLength(1)
+    for (const poll of allPolls) {
+      expect(votes.filter((v) => v.pollId === poll.id).length).toBeGreaterThan(0)
+    }
+
+    // E-mail activity: delivered and failed rows, every one with its attempts, none left pending.
+    const outbox = await t.db.select().from(outboxMessages)
+    const attempts = await t.db.select().from(outboxAttempts)
+    expect(outbox.map((m) => m.status)).toContain('delivered')
+    expect(outbox.map((m) => m.status)).toContain('failed')
+    expect(outbox.filter((m) => m.status === 'pending' || m.status === 'sending')).toEqual([])
+    for (const message of outbox) {
+      const own = attempts.filter((a) => a.messageId === message.id)
+      expect(own).toHaveLength(message.attempts)
+      expect(own.some((a) => a.success)).toBe(message.status === 'delivered')
+    }
+    const activity = await listEmailActivity(t.db)
+    expect(activity).toHaveLength(outbox.length)
 
     const [member] = await t.db.select().from(users).where(eq(users.username, 'maya.r'))
     const res = await createAgent(t.app).login(member!.username, DEMO_PASSWORD)

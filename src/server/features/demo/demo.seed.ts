@@ -6,6 +6,8 @@ import type { Db } from '../../db/client'
 import {
   hindsights,
   inviteCodes,
+  outboxAttempts,
+  outboxMessages,
   podcasts,
   podclubs,
   pollOptions,
@@ -58,7 +60,7 @@ function clubTime(now: Date, monthsAhead: number, dayOffset: number, hour = 19, 
 
 /**
  * Fills an empty club with sample podcasts, members, upcoming and completed podclubs (with
- * hindsights and a chat log) and an open poll. Does nothing when podclubs exist already.
+ * hindsights and a chat log), an open and an expired poll with votes, and some e-mail activity. Does nothing when podclubs exist already.
  */
 export async function seedDemo(db: Db, clock: Clock): Promise<{ seeded: boolean }> {
   const [{ n } = { n: 0 }] = await db.select({ n: count() }).from(podclubs)
@@ -225,6 +227,77 @@ export async function seedDemo(db: Db, clock: Clock): Promise<{ seeded: boolean 
       .values(
         codes.map((c, k) => ({ pollId: poll!.id, optionId: options[k % 2]!.id, voteCodeId: c.id })),
       )
+    // Last month's poll: closed, with its votes, so the results screen has something to show.
+    const [expired] = await tx
+      .insert(polls)
+      .values({
+        title: "Last month's deep dive",
+        description: 'the episode we picked last month',
+        expiresAt: addDays(now, -10),
+        createdAt: addDays(now, -40),
+      })
+      .returning()
+    const pastOptions = await tx
+      .insert(pollOptions)
+      .values(
+        ['Radiolab', 'Planet Money'].map((title, position) => ({
+          pollId: expired!.id,
+          title: `An episode of ${title}`,
+          podcast: title,
+          description: 'Nominated by the members at the last podclub.',
+          link: 'https://example.com/episode',
+          position,
+        })),
+      )
+      .returning()
+    const pastCodes = await tx
+      .insert(voteCodes)
+      .values(
+        people.slice(2, 9).map((u) => ({
+          pollId: expired!.id,
+          email: u.email,
+          codeHash: sha256(randomToken()),
+          usedAt: addDays(now, -20),
+        })),
+      )
+      .returning()
+    await tx.insert(pollVotes).values(
+      pastCodes.map((c, k) => ({
+        pollId: expired!.id,
+        optionId: pastOptions[k % 3 === 0 ? 1 : 0]!.id,
+        voteCodeId: c.id,
+      })),
+    )
+
+    // E-mail activity: reminders delivered and a couple that failed after retries. Finished
+    // rows only (delivered or failed), so the outbox has nothing of the demo's left to send.
+    for (const [k, u] of people.slice(0, 8).entries()) {
+      const failed = k % 4 === 3
+      const sentAt = new Date(now.getTime() - (k + 1) * 3_600_000)
+      const [message] = await tx
+        .insert(outboxMessages)
+        .values({
+          toAddress: u.email,
+          subject: k % 2 ? 'podclub tomorrow: The Cathedral' : 'podclub in one week',
+          textBody: 'See you at the podclub.',
+          kind: k % 2 ? 'reminder-1d' : 'reminder-1w',
+          status: failed ? 'failed' : 'delivered',
+          attempts: failed ? 3 : 1,
+          lastError: failed ? '550 mailbox unavailable' : null,
+          deliveredAt: failed ? null : sentAt,
+          createdAt: new Date(sentAt.getTime() - 60_000),
+        })
+        .returning()
+      await tx.insert(outboxAttempts).values(
+        Array.from({ length: failed ? 3 : 1 }, (_, a) => ({
+          messageId: message!.id,
+          success: !failed,
+          error: failed ? '550 mailbox unavailable' : null,
+          attemptedAt: new Date(sentAt.getTime() - (failed ? (2 - a) * 600_000 : 0)),
+        })),
+      )
+    }
+
     await tx
       .insert(inviteCodes)
       .values(Array.from({ length: 3 }, () => ({ code: randomToken(9), createdById: who(0).id })))

@@ -6,7 +6,7 @@ import {
   type ProposalSuggestions,
 } from '#contract/proposals'
 import type { z } from 'zod'
-import type { Db } from '../../db/client'
+import type { Db, Tx } from '../../db/client'
 import { podcasts, podclubs } from '../../db/schema/index'
 import { transaction } from '../../db/transaction'
 import type { AppDeps } from '../../deps'
@@ -40,10 +40,53 @@ export async function getProposalSuggestions(db: Db): Promise<ProposalSuggestion
 }
 
 /**
- * Creates the upcoming podclub a member proposes, with them as podmeister. The podcast is the
- * existing one of that name (case aside), or a new one; two proposals naming the same new
- * podcast at once end up sharing it.
+ * The podcast of that name (case aside), created when there is none; two transactions naming
+ * the same new podcast at once end up sharing it.
  */
+export async function findOrCreatePodcast(tx: Tx, name: string): Promise<number> {
+  await tx.insert(podcasts).values({ name }).onConflictDoNothing()
+  const [podcast] = await tx
+    .select({ id: podcasts.id })
+    .from(podcasts)
+    .where(eq(sql`lower(${podcasts.name})`, name.toLowerCase()))
+  if (!podcast) throw new Error('podcast missing after insert')
+  return podcast.id
+}
+
+/** Writes an upcoming podclub from a proposal's fields and answers it as the lists show it. */
+export async function insertUpcomingPodclub(
+  tx: Tx,
+  input: Omit<ProposalInput, 'scheduledStart'>,
+  place: { podmeisterId: number; startsAt: Date; zoomLink: string },
+): Promise<Podclub> {
+  const podcastId = await findOrCreatePodcast(tx, input.podcastName)
+  const [created] = await tx
+    .insert(podclubs)
+    .values({
+      podcastId,
+      podmeisterId: place.podmeisterId,
+      episodeTitle: input.title,
+      episodeNumber: input.number,
+      status: 'upcoming',
+      startsAt: place.startsAt,
+      location: input.location,
+      zoomLink: place.zoomLink,
+      keywordOne: input.keywordOne,
+      keywordTwo: input.keywordTwo,
+      keywordThree: input.keywordThree,
+      linkOne: input.linkOne,
+      linkTwo: input.linkTwo,
+      linkThree: input.linkThree,
+      description: input.description,
+      podmeisterNote: input.podmeisterNote,
+    })
+    .returning({ id: podclubs.id })
+  await bumpPodclubsVersion(tx)
+  const [podclub] = await readPodclubs(tx, eq(podclubs.id, created!.id))
+  return podclub!
+}
+
+/** Creates the upcoming podclub a member proposes, with them as podmeister. */
 export async function createProposal(
   deps: Pick<AppDeps, 'db' | 'wakeOutbox' | 'env'>,
   member: AuthUser,
@@ -52,36 +95,11 @@ export async function createProposal(
   // The body schema has checked it already; this only narrows the type.
   const startsAt = parseScheduledStart(input.scheduledStart)
   if (!startsAt) throw new AppError('BAD_REQUEST', 'Please select a date and time', 400)
-  return transaction(deps, async (tx) => {
-    await tx.insert(podcasts).values({ name: input.podcastName }).onConflictDoNothing()
-    const [podcast] = await tx
-      .select({ id: podcasts.id })
-      .from(podcasts)
-      .where(eq(sql`lower(${podcasts.name})`, input.podcastName.toLowerCase()))
-    if (!podcast) throw new Error('podcast missing after insert')
-    const [created] = await tx
-      .insert(podclubs)
-      .values({
-        podcastId: podcast.id,
-        podmeisterId: member.id,
-        episodeTitle: input.title,
-        episodeNumber: input.number,
-        status: 'upcoming',
-        startsAt,
-        location: input.location,
-        zoomLink: input.location === 'zoom' ? deps.env.ZOOM_LINK : '',
-        keywordOne: input.keywordOne,
-        keywordTwo: input.keywordTwo,
-        keywordThree: input.keywordThree,
-        linkOne: input.linkOne,
-        linkTwo: input.linkTwo,
-        linkThree: input.linkThree,
-        description: input.description,
-        podmeisterNote: input.podmeisterNote,
-      })
-      .returning({ id: podclubs.id })
-    await bumpPodclubsVersion(tx)
-    const [podclub] = await readPodclubs(tx, eq(podclubs.id, created!.id))
-    return podclub!
-  })
+  return transaction(deps, (tx) =>
+    insertUpcomingPodclub(tx, input, {
+      podmeisterId: member.id,
+      startsAt,
+      zoomLink: input.location === 'zoom' ? deps.env.ZOOM_LINK : '',
+    }),
+  )
 }

@@ -7,11 +7,14 @@ import { toast } from '#client/lib/toast'
 import { useControlPanel } from '../api/get-control-panel'
 import { MonthlyBlastForm, TestBlastForm } from './blast-forms'
 import { ChatlogForm } from './chatlog-form'
+import { CreatePodclubForm } from './create-podclub-form'
+import { CreatePollForm } from './create-poll-form'
 import { FeedbackTable, SuggestionsTable, WaitlistTable } from './club-lists'
 import { EditPodclubForm } from './edit-podclub-form'
 import { EmailActivityTable } from './email-activity-table'
 import { InviteCodesSection } from './invite-codes-section'
 import { NewUsersList } from './new-users-list'
+import { QuickRegistrationForm } from './quick-registration-form'
 import { UpcomingPodclubsTable } from './upcoming-podclubs-table'
 
 /** The operators' screen (spec 2, Control panel): what is coming, what was sent, who joined. */
@@ -75,6 +78,10 @@ export function ControlPanel() {
         </div>
       </SectionCard>
 
+      <SectionCard id="quick-registration" title="Quick Registration">
+        <QuickRegistrationForm />
+      </SectionCard>
+
       <SectionCard id="emails" title="Recent email activity">
         <EmailActivityTable emails={data.email_tracker} />
       </SectionCard>
@@ -88,12 +95,20 @@ export function ControlPanel() {
         </SectionCard>
       </div>
 
+      <SectionCard id="create-podclub" title="Create a podclub">
+        <CreatePodclubForm />
+      </SectionCard>
+
       <SectionCard id="edit-podclub" title="Edit a podclub">
         <EditPodclubForm podclubs={data.all_podclubs} />
       </SectionCard>
 
       <SectionCard id="chatlog" title="Zoom chat log">
         <ChatlogForm />
+      </SectionCard>
+
+      <SectionCard id="create-poll" title="Create a poll">
+        <CreatePollForm />
       </SectionCard>
 
       <SectionCard id="waitlist" title="Waitlist">
