@@ -38,6 +38,13 @@ export const podclubSchema = z.object({
   podcast: podcastRefSchema,
   /** Members holding a seat, in the order they took it. */
   api_registered_usernames: z.object({ reserved: z.array(z.string()) }),
+  /** How many members wait on the seat waitlist for a freed seat. */
+  waitlist_count: z.number().int().min(0),
+  /**
+   * Who waits on the seat waitlist, first in line first: the same list for every viewer, so the
+   * page works out a member's place (`#2 on the waitlist`) as it works out 'registered'.
+   */
+  seat_waitlist: z.object({ waiting: z.array(z.string()) }),
 })
 export type Podclub = z.infer<typeof podclubSchema>
 
@@ -51,6 +58,15 @@ export const registrationStateSchema = z.object({
 })
 export type RegistrationState = z.infer<typeof registrationStateSchema>
 export const registrationStateResponseSchema = envelope(registrationStateSchema)
+
+/** `POST /podclubs/:podclubId/seat_waitlist/` joins or leaves a full podclub's seat waitlist. */
+export const seatWaitlistStateSchema = z.object({
+  waitlisted: z.boolean(),
+  /** The member's place in line, 1 for the next freed seat; null when not waiting. */
+  position: z.number().int().min(1).nullable(),
+})
+export type SeatWaitlistState = z.infer<typeof seatWaitlistStateSchema>
+export const seatWaitlistStateResponseSchema = envelope(seatWaitlistStateSchema)
 
 /** The splash's community numbers (spec 1 §3 'Splash stats'; counted as CONTRACT.md says). */
 export const splashStatsSchema = z.object({

@@ -34,6 +34,14 @@ export const profileSchema = z.object({
   upcoming_podclubs: z.array(profilePodclubSchema),
   /** Completed podclubs the member attended or hosted, latest first. */
   past_podclubs: z.array(profilePodclubSchema),
+  /**
+   * The member's secret calendar feed (`APP_URL/calendar/<token>.ics`) listing their upcoming
+   * podclubs; anyone holding it can read that list, so 'reset link' replaces it.
+   */
+  calendar_url: z.string(),
 })
 export type Profile = z.infer<typeof profileSchema>
 export const getProfileResponseSchema = envelope(profileSchema)
+
+/** `POST /profile/calendar_link/` makes a new calendar feed URL; the old one stops working. */
+export const resetCalendarLinkResponseSchema = envelope(z.object({ calendar_url: z.string() }))

@@ -36,6 +36,7 @@ import { podclubDetailRoutes } from './features/podclub-detail/podclub-detail.ro
 import { profileRoutes } from './features/profile/profile.routes'
 import { proposalRoutes } from './features/proposals/proposals.routes'
 import { pollRoutes } from './features/polls/polls.routes'
+import { calendarFeedRoutes, calendarRoutes } from './features/calendar/calendar.routes'
 import { accessPlugin } from './plugins/access'
 import { errorsPlugin } from './plugins/errors'
 import { rateLimitPlugin } from './plugins/rate-limit'
@@ -208,6 +209,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
 
   await app.register(healthRoutes, { deps })
   await app.register(oneClickUnsubscribeRoutes, { deps })
+  await app.register(calendarFeedRoutes, { deps })
   // The API's scope: sessions, CSRF, access checks and rate limits hang on the routes matched
   // here, whatever spelling of the URL reached them, and on nothing else.
   await app.register(
@@ -246,6 +248,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
       await api.register(profileRoutes, { deps })
       await api.register(proposalRoutes, { deps })
       await api.register(pollRoutes, { deps })
+      await api.register(calendarRoutes, { deps })
       if (options.extraApiRoutes) await api.register(options.extraApiRoutes)
     },
     { prefix: '/api/v1' },

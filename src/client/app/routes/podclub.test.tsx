@@ -31,6 +31,8 @@ function podclub(overrides: Partial<PodclubDetail> = {}): PodclubDetail {
     link_three: '',
     podcast: { name: 'Radiolab', picture_link: '' },
     api_registered_usernames: { reserved: [{ username: member.username, cred: 2 }] },
+    waitlist_count: 0,
+    seat_waitlist: { waiting: [] },
     links: [],
     hindsights: [{ username: 'maya.r', message: 'Great night.' }],
     chatlog: '',

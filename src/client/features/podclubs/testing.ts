@@ -25,6 +25,8 @@ export function podclubFixture(overrides: Partial<Podclub> = {}): Podclub {
     link_three: 'not a url',
     podcast: { name: 'Hidden Brain', picture_link: '' },
     api_registered_usernames: { reserved: [] },
+    waitlist_count: 0,
+    seat_waitlist: { waiting: [] },
     ...overrides,
   }
 }

@@ -14,6 +14,9 @@ import {
 } from 'drizzle-orm/pg-core'
 import { createdAt } from './users'
 
+/** A small text file carried by an outbox message (a calendar entry). */
+export type MailAttachment = { filename: string; contentType: string; content: string }
+
 export const outboxStatus = pgEnum('outbox_status', ['pending', 'sending', 'delivered', 'failed'])
 
 /**
@@ -36,6 +39,8 @@ export const outboxMessages = pgTable(
     dedupeKey: text('dedupe_key'),
     /** Extra headers of this message, such as List-Unsubscribe on a blast. */
     headers: jsonb('headers').$type<Record<string, string>>(),
+    /** Files sent with the message, such as a podclub's `.ics`; cleared with the bodies. */
+    attachments: jsonb('attachments').$type<MailAttachment[]>(),
     status: outboxStatus('status').notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),

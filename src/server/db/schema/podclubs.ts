@@ -57,9 +57,17 @@ export const podclubs = pgTable(
     oneDayNoticeSent: boolean('one_day_notice_sent').notNull().default(false),
     tenMinNoticeSent: boolean('ten_min_notice_sent').notNull().default(false),
     completedAt: timestamp('completed_at', { withTimezone: true }),
+    /** How long the discussion lasts, for calendar entries. */
+    durationMinutes: integer('duration_minutes').notNull().default(60),
+    /**
+     * The iCalendar SEQUENCE of the podclub's entry: raised whenever its time or place changes, so
+     * calendars replace the entry they hold (same UID) with the newer one.
+     */
+    calendarSequence: integer('calendar_sequence').notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [
+    check('podclubs_duration_positive', sql`${t.durationMinutes} between 1 and 1440`),
     index('podclubs_status_starts_idx').on(t.status, t.startsAt),
     index('podclubs_podmeister_idx').on(t.podmeisterId),
     check(
@@ -85,6 +93,30 @@ export const registrations = pgTable(
   (t) => [
     uniqueIndex('registrations_podclub_user_unique').on(t.podclubId, t.userId),
     index('registrations_user_idx').on(t.userId),
+  ],
+)
+
+/**
+ * The seat waitlist of a full podclub (not the club's invite waitlist, `waitlist_entries`): who
+ * is waiting for a seat, first come first served by `id`. Rows are written under the podclub's
+ * row lock, so ids follow the order members joined in. A freed seat goes to the lowest id.
+ */
+export const seatWaitlist = pgTable(
+  'seat_waitlist',
+  {
+    id: serial('id').primaryKey(),
+    podclubId: integer('podclub_id')
+      .notNull()
+      .references(() => podclubs.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('seat_waitlist_podclub_user_unique').on(t.podclubId, t.userId),
+    index('seat_waitlist_podclub_order_idx').on(t.podclubId, t.id),
+    index('seat_waitlist_user_idx').on(t.userId),
   ],
 )
 

@@ -29,6 +29,15 @@ export const users = pgTable(
     emailConfirmedAt: timestamp('email_confirmed_at', { withTimezone: true }),
     /** Set by the one-click unsubscribe of a monthly blast; later blasts skip the member. */
     blastsUnsubscribedAt: timestamp('blasts_unsubscribed_at', { withTimezone: true }),
+    /**
+     * A random key per member from which, with the server's secret, the secret calendar feed URL
+     * is derived (`calendar.service.ts`); a new key ('reset link') kills the old URL.
+     */
+    calendarKey: text('calendar_key')
+      .notNull()
+      .default(sql`gen_random_uuid()::text`),
+    /** SHA-256 of the member's current calendar feed token: the feed looks members up by it. */
+    calendarTokenHash: text('calendar_token_hash'),
     inviteCodeId: integer('invite_code_id').references((): AnyPgColumn => inviteCodes.id, {
       onDelete: 'set null',
     }),
@@ -37,6 +46,7 @@ export const users = pgTable(
   (t) => [
     uniqueIndex('users_username_unique').on(t.username),
     uniqueIndex('users_email_lower_unique').on(sql`lower(${t.email})`),
+    uniqueIndex('users_calendar_token_hash_unique').on(t.calendarTokenHash),
     check('users_username_format', sql`${t.username} ~ '^[a-z0-9.]{3,24}$'`),
   ],
 )

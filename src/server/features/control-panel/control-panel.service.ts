@@ -1,6 +1,6 @@
 import { tz } from '@date-fns/tz'
 import { startOfMonth } from 'date-fns'
-import { and, asc, count, desc, eq, gte, inArray } from 'drizzle-orm'
+import { and, asc, count, desc, eq, gte, inArray, sql } from 'drizzle-orm'
 import { CLUB_TIME_ZONE } from '#contract/common'
 import type {
   ControlPanel,
@@ -30,6 +30,8 @@ import { prettyDate, prettyTime } from '../podclubs/podclubs.format'
 import { bumpPodclubsVersion } from '../podclubs/podclubs.version'
 import { insertUpcomingPodclub } from '../proposals/proposals.service'
 import { takeSeatFor } from '../registrations/registrations.service'
+import { mailSeatChanges, seatHolderIds } from '../registrations/seat-notify'
+import { clearSeatWaitlist, promoteFromSeatWaitlist } from '../registrations/seat-waitlist.service'
 import { sendNoticeNow } from '../reminders/reminders.service'
 import { SEATS_PER_PODCLUB } from '#contract/podclubs'
 import { alias } from 'drizzle-orm/pg-core'
@@ -169,12 +171,18 @@ export async function markComplete(deps: AppDeps, podclubId: number) {
       if (!exists) throw notFound('podclub')
       throw new AppError('CONFLICT', `This podclub is already ${exists.status}.`, 409)
     }
+    await clearSeatWaitlist(tx, podclubId)
     await bumpPodclubsVersion(tx)
   })
   return readPanelPodclub(deps, podclubId)
 }
 
-/** An operator's change of date, location, Zoom link or status. */
+/**
+ * An operator's change of date, location, Zoom link or status. Whoever it concerns hears of it
+ * with a calendar entry: a new time or place raises the entry's SEQUENCE and mails the podmeister
+ * and seat holders the replacement; a cancelled podclub mails them a cancellation. A podclub
+ * that is over or off loses its seat waitlist; one that is upcoming fills free seats from it.
+ */
 export async function updatePodclub(deps: AppDeps, podclubId: number, body: UpdatePodclubBody) {
   const changes: Partial<typeof podclubs.$inferInsert> = {}
   if (body.scheduledStart !== undefined) {
@@ -194,12 +202,50 @@ export async function updatePodclub(deps: AppDeps, podclubId: number, body: Upda
     changes.completedAt = body.status === 'completed' ? deps.clock.now() : null
   }
   await transaction(deps, async (tx) => {
-    const [row] = await tx
-      .update(podclubs)
-      .set(changes)
+    const [before] = await tx
+      .select({ startsAt: podclubs.startsAt, location: podclubs.location, status: podclubs.status })
+      .from(podclubs)
       .where(eq(podclubs.id, podclubId))
-      .returning({ id: podclubs.id })
-    if (!row) throw notFound('podclub')
+      .for('update')
+    if (!before) throw notFound('podclub')
+    const moved =
+      (changes.startsAt !== undefined &&
+        changes.startsAt.getTime() !== before.startsAt.getTime()) ||
+      (changes.location !== undefined && changes.location !== before.location)
+    const status = changes.status ?? before.status
+    await tx
+      .update(podclubs)
+      .set({
+        ...changes,
+        ...(moved || (status === 'cancelled' && before.status !== 'cancelled')
+          ? { calendarSequence: sql`${podclubs.calendarSequence} + 1` }
+          : {}),
+      })
+      .where(eq(podclubs.id, podclubId))
+
+    if (status === 'upcoming') {
+      if (moved) {
+        const concerned = await seatHolderIds(tx, podclubId)
+        await mailSeatChanges(
+          tx,
+          deps,
+          podclubId,
+          concerned.map((userId) => ({ userId, kind: 'changed' as const })),
+        )
+      }
+      await promoteFromSeatWaitlist(tx, deps, podclubId)
+    } else {
+      await clearSeatWaitlist(tx, podclubId)
+      if (status === 'cancelled' && before.status !== 'cancelled') {
+        const concerned = await seatHolderIds(tx, podclubId)
+        await mailSeatChanges(
+          tx,
+          deps,
+          podclubId,
+          concerned.map((userId) => ({ userId, kind: 'podclub-cancelled' as const })),
+        )
+      }
+    }
     await bumpPodclubsVersion(tx)
   })
   return readPanelPodclub(deps, podclubId)

@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, isNotNull, lt, max, ne, notInArray, or, sql } from 'drizzle-orm'
 import type { Db, Tx } from '../../db/client'
-import { outboxAttempts, outboxMessages } from '../../db/schema/index'
+import { outboxAttempts, outboxMessages, type MailAttachment } from '../../db/schema/index'
 import { noteMailEnqueued } from '../../db/transaction'
 
 export type OutgoingMail = {
@@ -17,6 +17,8 @@ export type OutgoingMail = {
   dedupeKey?: string
   /** Extra headers, such as List-Unsubscribe on a blast. */
   headers?: Record<string, string>
+  /** Small text files sent along, such as a podclub's `.ics`. */
+  attachments?: MailAttachment[]
 }
 
 /**
@@ -47,6 +49,7 @@ export async function enqueueMail(tx: Tx, mail: OutgoingMail | OutgoingMail[]): 
         kind: m.kind,
         dedupeKey: m.dedupeKey ?? null,
         headers: m.headers ?? null,
+        attachments: m.attachments?.length ? m.attachments : null,
         nextAttemptAt: DUE_NOW,
       })),
     )
@@ -153,11 +156,15 @@ export async function pruneOutbox(
       .returning({ id: outboxMessages.id })
     const cleared = await tx
       .update(outboxMessages)
-      .set({ textBody: '', htmlBody: null })
+      .set({ textBody: '', htmlBody: null, attachments: null })
       .where(
         and(
           inArray(outboxMessages.status, DONE),
-          or(ne(outboxMessages.textBody, ''), isNotNull(outboxMessages.htmlBody)),
+          or(
+            ne(outboxMessages.textBody, ''),
+            isNotNull(outboxMessages.htmlBody),
+            isNotNull(outboxMessages.attachments),
+          ),
         ),
       )
       .returning({ id: outboxMessages.id })

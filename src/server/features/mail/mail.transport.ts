@@ -8,6 +8,8 @@ export type OutboundMessage = {
   html?: string
   /** Extra headers, such as List-Unsubscribe on a blast. */
   headers?: Record<string, string>
+  /** Small text files, such as a podclub's `.ics`. */
+  attachments?: { filename: string; contentType: string; content: string }[]
   /** `<...@domain>`; stays the same on every attempt, so receivers can spot a resend. */
   messageId: string
 }
@@ -64,6 +66,7 @@ export function createSmtpTransport(
           text: msg.text,
           ...(msg.html === undefined ? {} : { html: msg.html }),
           ...(msg.headers ? { headers: msg.headers } : {}),
+          ...(msg.attachments ? { attachments: msg.attachments } : {}),
           messageId: msg.messageId,
           // Aborting closes the connection of this message.
           signal: deadline,
@@ -97,6 +100,7 @@ export function createLogTransport(log: {
             subject: msg.subject,
             text: msg.text,
             hasHtml: msg.html !== undefined,
+            attachments: msg.attachments?.map((a) => a.filename) ?? [],
           },
         },
         `e-mail to ${msg.to} (no SMTP_URL, logged instead of sent): ${msg.subject}`,

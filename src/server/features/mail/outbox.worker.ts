@@ -248,6 +248,7 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
         text: msg.textBody,
         ...(msg.htmlBody === null ? {} : { html: msg.htmlBody }),
         ...(msg.headers ? { headers: msg.headers } : {}),
+        ...(msg.attachments?.length ? { attachments: msg.attachments } : {}),
         messageId: messageIdOf(msg, messageIdDomain),
       })
     } catch (err) {
@@ -362,7 +363,7 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
  * shows them) but not its bodies: a password-reset or vote link has no business outliving its
  * delivery. Cleared in the same update that records the outcome.
  */
-const CLEARED_BODIES = { textBody: '', htmlBody: null }
+const CLEARED_BODIES = { textBody: '', htmlBody: null, attachments: null }
 
 /**
  * The per-message part of the Message-ID, read with the claim. There is no column to keep a

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, inArray, type SQL } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import { SEATS_PER_PODCLUB, type Podclub } from '#contract/podclubs'
 import type { Db, Tx } from '../../db/client'
-import { podcasts, podclubs, registrations, users } from '../../db/schema/index'
+import { podcasts, podclubs, registrations, seatWaitlist, users } from '../../db/schema/index'
 import { prettyDate, prettyTime } from './podclubs.format'
 
 const podmeisters = alias(users, 'podmeisters')
@@ -34,23 +34,23 @@ export async function readPodclubs(
     )
   if (rows.length === 0) return []
 
-  const seats = await db
-    .select({ podclubId: registrations.podclubId, username: users.username })
-    .from(registrations)
-    .innerJoin(users, eq(users.id, registrations.userId))
-    .where(
-      inArray(
-        registrations.podclubId,
-        rows.map((r) => r.podclub.id),
-      ),
-    )
-    .orderBy(asc(registrations.createdAt), asc(registrations.id))
-  const reservedBy = new Map<number, string[]>()
-  for (const seat of seats) {
-    const list = reservedBy.get(seat.podclubId) ?? []
-    list.push(seat.username)
-    reservedBy.set(seat.podclubId, list)
-  }
+  const ids = rows.map((r) => r.podclub.id)
+  const [seats, waiting] = await Promise.all([
+    db
+      .select({ podclubId: registrations.podclubId, username: users.username })
+      .from(registrations)
+      .innerJoin(users, eq(users.id, registrations.userId))
+      .where(inArray(registrations.podclubId, ids))
+      .orderBy(asc(registrations.createdAt), asc(registrations.id)),
+    db
+      .select({ podclubId: seatWaitlist.podclubId, username: users.username })
+      .from(seatWaitlist)
+      .innerJoin(users, eq(users.id, seatWaitlist.userId))
+      .where(inArray(seatWaitlist.podclubId, ids))
+      .orderBy(asc(seatWaitlist.id)),
+  ])
+  const reservedBy = groupUsernames(seats)
+  const waitingFor = groupUsernames(waiting)
 
   return rows.map(({ podclub: p, podcastName, podcastPicture, podmeister }) => {
     const reserved = reservedBy.get(p.id) ?? []
@@ -75,8 +75,20 @@ export async function readPodclubs(
       link_three: p.linkThree,
       podcast: { name: podcastName, picture_link: podcastPicture },
       api_registered_usernames: { reserved },
+      waitlist_count: waitingFor.get(p.id)?.length ?? 0,
+      seat_waitlist: { waiting: waitingFor.get(p.id) ?? [] },
     }
   })
+}
+
+function groupUsernames(rows: { podclubId: number; username: string }[]) {
+  const byPodclub = new Map<number, string[]>()
+  for (const row of rows) {
+    const list = byPodclub.get(row.podclubId) ?? []
+    list.push(row.username)
+    byPodclub.set(row.podclubId, list)
+  }
+  return byPodclub
 }
 
 /** The upcoming podclubs, soonest first: what the home feed shows to everyone. */

@@ -10,6 +10,6 @@ export const profileRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (ap
       config: { access: 'member' },
       schema: { tags: ['profile'], response: { 200: getProfileResponseSchema } },
     },
-    async (request) => ({ data: await getProfile(deps.db, request.member.id) }),
+    async (request) => ({ data: await getProfile(deps, request.member.id) }),
   )
 }

@@ -1,12 +1,14 @@
 import type { Profile } from '#contract/profile'
-import type { Db } from '../../db/client'
+import type { AppDeps } from '../../deps'
 import { notFound } from '../../lib/app-error'
+import { calendarFeedUrl } from '../calendar/calendar.service'
 import { readCred, readMember, readMemberPodclubs } from './profile.queries'
 
 export { readCred } from './profile.queries'
 
 /** The member's own profile: who they are, their cred, and their upcoming and past podclubs. */
-export async function getProfile(db: Db, userId: number): Promise<Profile> {
+export async function getProfile(deps: AppDeps, userId: number): Promise<Profile> {
+  const { db } = deps
   const user = await readMember(db, userId)
   if (!user) throw notFound('User')
   const [cred, upcoming, past] = await Promise.all([
@@ -14,6 +16,7 @@ export async function getProfile(db: Db, userId: number): Promise<Profile> {
     readMemberPodclubs(db, userId, 'upcoming'),
     readMemberPodclubs(db, userId, 'completed'),
   ])
+  const calendarUrl = await calendarFeedUrl(deps, userId)
   const counts = cred.get(userId) ?? { attended: 0, hosted: 0, cred: 0 }
   return {
     user: {
@@ -29,5 +32,6 @@ export async function getProfile(db: Db, userId: number): Promise<Profile> {
     },
     upcoming_podclubs: upcoming,
     past_podclubs: past,
+    calendar_url: calendarUrl,
   }
 }

@@ -1,12 +1,19 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
-import { podclubIdParamsSchema, registrationStateResponseSchema } from '#contract/podclubs'
+import {
+  podclubIdParamsSchema,
+  registrationStateResponseSchema,
+  seatWaitlistStateResponseSchema,
+} from '#contract/podclubs'
 import type { AppDeps } from '../../deps'
 import { defineRateLimit, limitKeys } from '../../plugins/rate-limit'
 import { toggleSeat } from './registrations.service'
+import { toggleSeatWaitlist } from './seat-waitlist.service'
 
 export const registrationLimits = {
   /** Seat toggles by one member: generous for people, a wall for scripts. */
   toggle: defineRateLimit('seat-toggle', 60, 60),
+  /** Seat waitlist toggles by one member, likewise. */
+  waitlist: defineRateLimit('seat-waitlist-toggle', 60, 60),
 }
 
 export const registrationRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (
@@ -27,6 +34,23 @@ export const registrationRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = asyn
     async (request) => {
       await app.rateLimit.consume(registrationLimits.toggle, limitKeys.account(request.member.id))
       return { data: await toggleSeat(deps, request.member, request.params.podclubId) }
+    },
+  )
+
+  app.post(
+    '/podclubs/:podclubId/seat_waitlist/',
+    {
+      config: { access: 'member' },
+      schema: {
+        tags: ['registrations'],
+        summary: "Join a full podclub's seat waitlist, or leave it",
+        params: podclubIdParamsSchema,
+        response: { 200: seatWaitlistStateResponseSchema },
+      },
+    },
+    async (request) => {
+      await app.rateLimit.consume(registrationLimits.waitlist, limitKeys.account(request.member.id))
+      return { data: await toggleSeatWaitlist(deps, request.member, request.params.podclubId) }
     },
   )
 }

@@ -121,6 +121,8 @@ describe('control panel: create a podclub', () => {
                 link_three: '',
                 podcast: { name: 'Radiolab', picture_link: '' },
                 api_registered_usernames: { reserved: [] },
+                waitlist_count: 0,
+                seat_waitlist: { waiting: [] },
               },
             }),
     })

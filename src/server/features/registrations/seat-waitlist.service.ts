@@ -1,0 +1,99 @@
+import { and, asc, count, eq, lte } from 'drizzle-orm'
+import { SEATS_PER_PODCLUB, type SeatWaitlistState } from '#contract/podclubs'
+import type { Tx } from '../../db/client'
+import { podclubs, registrations, seatWaitlist } from '../../db/schema/index'
+import { transaction } from '../../db/transaction'
+import type { AppDeps } from '../../deps'
+import type { AuthUser } from '../../plugins/session'
+import { bumpPodclubsVersion } from '../podclubs/podclubs.version'
+import { lockForSeatChange, refuse, seatsTaken } from './seat-lock'
+import { mailSeatChanges } from './seat-notify'
+
+async function positionOf(tx: Tx, podclubId: number, entryId: number): Promise<number> {
+  const [{ ahead } = { ahead: 1 }] = await tx
+    .select({ ahead: count() })
+    .from(seatWaitlist)
+    .where(and(eq(seatWaitlist.podclubId, podclubId), lte(seatWaitlist.id, entryId)))
+  return ahead
+}
+
+/**
+ * Joins or leaves the seat waitlist of a full podclub (CONTRACT.md, beyond the spec). Only for
+ * members without a seat who don't host it, while no seat is free (a free seat is taken with the
+ * register call instead) and before the podclub starts.
+ */
+export async function toggleSeatWaitlist(
+  deps: AppDeps,
+  actor: AuthUser,
+  podclubId: number,
+): Promise<SeatWaitlistState> {
+  return transaction(deps, async (tx) => {
+    const { podclub, held, taken } = await lockForSeatChange(tx, deps, podclubId, actor.id)
+    if (podclub.podmeisterId === actor.id) {
+      throw refuse('The podmeister always has a seat and cannot join the seat waitlist.')
+    }
+    if (held) throw refuse('You already have a seat at this podclub.')
+    const mine = and(eq(seatWaitlist.podclubId, podclub.id), eq(seatWaitlist.userId, actor.id))
+    const [left] = await tx.delete(seatWaitlist).where(mine).returning({ id: seatWaitlist.id })
+    if (left) {
+      await bumpPodclubsVersion(tx)
+      return { waitlisted: false, position: null }
+    }
+    if (taken < SEATS_PER_PODCLUB) {
+      throw refuse('A seat is free: register for it instead of joining the seat waitlist.')
+    }
+    const [entry] = await tx
+      .insert(seatWaitlist)
+      .values({ podclubId: podclub.id, userId: actor.id })
+      .returning({ id: seatWaitlist.id })
+    await bumpPodclubsVersion(tx)
+    return { waitlisted: true, position: await positionOf(tx, podclub.id, entry!.id) }
+  })
+}
+
+/**
+ * Gives freed seats to the first members in line, in the caller's transaction, which must hold
+ * the podclub's row lock (`lockForSeatChange`, or an UPDATE of the row). Only while the podclub is
+ * upcoming and has not started. Each promoted member leaves the waitlist, takes a seat and is
+ * mailed 'You're in' with the calendar entry. Returns the promoted members' ids, first first.
+ */
+export async function promoteFromSeatWaitlist(
+  tx: Tx,
+  deps: AppDeps,
+  podclubId: number,
+): Promise<number[]> {
+  const [podclub] = await tx
+    .select({ status: podclubs.status, startsAt: podclubs.startsAt })
+    .from(podclubs)
+    .where(eq(podclubs.id, podclubId))
+  if (!podclub || podclub.status !== 'upcoming') return []
+  if (podclub.startsAt.getTime() <= deps.clock.now().getTime()) return []
+
+  const free = SEATS_PER_PODCLUB - (await seatsTaken(tx, podclubId))
+  if (free <= 0) return []
+  const next = await tx
+    .select({ id: seatWaitlist.id, userId: seatWaitlist.userId })
+    .from(seatWaitlist)
+    .where(eq(seatWaitlist.podclubId, podclubId))
+    .orderBy(asc(seatWaitlist.id))
+    .limit(free)
+  if (next.length === 0) return []
+  for (const entry of next) {
+    await tx.delete(seatWaitlist).where(eq(seatWaitlist.id, entry.id))
+    await tx.insert(registrations).values({ podclubId, userId: entry.userId })
+  }
+  const promoted = next.map((e) => e.userId)
+  await mailSeatChanges(
+    tx,
+    deps,
+    podclubId,
+    promoted.map((userId) => ({ userId, kind: 'promoted' as const })),
+  )
+  await bumpPodclubsVersion(tx)
+  return promoted
+}
+
+/** A completed or cancelled podclub has no seats to wait for: its waitlist goes. */
+export async function clearSeatWaitlist(tx: Tx, podclubId: number): Promise<void> {
+  await tx.delete(seatWaitlist).where(eq(seatWaitlist.podclubId, podclubId))
+}
