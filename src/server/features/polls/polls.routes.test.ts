@@ -194,6 +194,11 @@ describe('asking for a vote code', () => {
     const code = codeFromMail(mail!, poll.id)!
     expect(mail!.text).toContain(`http://podclub.test/polls/${poll.id}/${code}\n`)
     expect(mail!.html).toContain(`href="http://podclub.test/polls/${poll.id}/${code}"`)
+    // The club's frame, as every mail has: its name in both parts, a full HTML document.
+    expect(mail!.text).toContain('podclub')
+    expect(mail!.html).toMatch(/^<!doctype html>/)
+    expect(mail!.html).toContain('podclub<span')
+    expect(mail!.text).not.toMatch(/<[a-z]/i)
     const rows = await t.db.select().from(voteCodes).where(eq(voteCodes.pollId, poll.id))
     expect(rows).toHaveLength(1)
     expect(JSON.stringify(rows)).not.toContain(code)
@@ -231,6 +236,8 @@ describe('asking for a vote code', () => {
     const [mail] = await t.deliverMail()
     expect(mail!.subject).toBe('You have already voted in Deep dive for December')
     expect(codeFromMail(mail!, poll.id)).toBeUndefined()
+    expect(mail!.text).toContain(`http://podclub.test/polls/${poll.id}\n`)
+    expect(mail!.html).toContain(`href="http://podclub.test/polls/${poll.id}"`)
     for (const code of [first, second]) {
       expect((await cast(poll.id, code, poll.results[1]!.id)).statusCode).toBeGreaterThanOrEqual(
         400,
@@ -411,6 +418,38 @@ describe('rate limits', () => {
       }
       expect(statuses.slice(0, 20).every((s) => s === 200)).toBe(true)
       expect(statuses[20]).toBe(429)
+    } finally {
+      await limited.close()
+    }
+  })
+
+  it('answers 429 with Retry-After to a client guessing vote codes', async () => {
+    const limited = await buildTestApp({ clock: fixedClock(START), rateLimits: true })
+    try {
+      const op = await operatorAgent(limited)
+      const poll = await createPollAs(op, pollBody(limited))
+      const guesser = createAgent(limited.app, { ip: '10.3.2.1' })
+      const statuses: number[] = []
+      for (let i = 0; i < 31; i++) {
+        const res = await guesser.post(`/api/v1/polls/${poll.id}/cast/`, {
+          voteCode: `guess-${i}`,
+          optionId: poll.results[0]!.id,
+        })
+        statuses.push(res.statusCode)
+        if (res.statusCode === 429) {
+          expect(res.json().code).toBe('RATE_LIMITED')
+          expect(Number(res.headers['retry-after'])).toBeGreaterThan(0)
+        }
+      }
+      expect(statuses.slice(0, 30).every((s) => s === 400)).toBe(true)
+      expect(statuses[30]).toBe(429)
+      // Another client still votes.
+      const code = await requestCode(limited, poll.id, freshEmail(), '10.3.2.2')
+      const vote = await createAgent(limited.app, { ip: '10.3.2.3' }).post(
+        `/api/v1/polls/${poll.id}/cast/`,
+        { voteCode: code, optionId: poll.results[0]!.id },
+      )
+      expect(vote.statusCode).toBe(200)
     } finally {
       await limited.close()
     }
