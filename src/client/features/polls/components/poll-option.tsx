@@ -19,9 +19,13 @@ export function PollOption({ option, isWinner, canVote, isVoting, onVote }: Poll
         <h2 className="font-mono text-base font-semibold break-words">
           {option.title}
           {isWinner ? (
-            <span className="ml-2 inline-block rounded-sm border border-ink px-1.5 py-0.5 align-middle text-xs font-semibold tracking-wide uppercase">
-              Winner
-            </span>
+            // The space keeps 'Winner' a word of its own in the heading's accessible name.
+            <>
+              {' '}
+              <span className="ml-1 inline-block rounded-sm border border-ink px-1.5 py-0.5 align-middle text-xs font-semibold">
+                Winner
+              </span>
+            </>
           ) : null}
         </h2>
         {option.podcast ? <p className="text-sm text-ink-muted">{option.podcast}</p> : null}

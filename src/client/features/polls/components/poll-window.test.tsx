@@ -100,6 +100,10 @@ describe('poll window', () => {
     await findScreenTitle('Deep dive for December')
     const options = within(screen.getByRole('list', { name: /options/i })).getAllByRole('listitem')
     expect(within(options[0]!).getByText('Winner')).toBeInTheDocument()
+    // Read as a word of its own after the title, not run into it.
+    expect(
+      within(options[0]!).getByRole('heading', { name: 'Episode 2 Winner' }),
+    ).toBeInTheDocument()
     expect(screen.getAllByText('Winner')).toHaveLength(1)
     expect(screen.queryByRole('heading', { name: '#voteordie' })).not.toBeInTheDocument()
     expect(voteButtons()).toHaveLength(0)
