@@ -43,10 +43,15 @@ export const passwordSchema = textSchema({ error: 'Password must be at least 8 c
   .min(8, 'Password must be at least 8 characters')
   .max(1024, 'Password must be 1024 characters or less')
 
+/** A code the club does not know (or has retired): what the invite step's toast explains. */
+export const INVALID_INVITE_CODE_MESSAGE =
+  'This invite code does not work. Check it for typos, or ask the member who gave it to you.'
+export const USED_INVITE_CODE_MESSAGE = 'This invite code has already been used'
+
 export const inviteCodeSchema = textSchema({ error: 'Invite code is required' })
   .trim()
   .min(1, 'Invite code is required')
-  .max(64, 'Invalid invite code')
+  .max(64, INVALID_INVITE_CODE_MESSAGE)
 
 export const createSignupBodySchema = z.object({
   username: usernameSchema,

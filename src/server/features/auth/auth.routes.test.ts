@@ -1,6 +1,6 @@
 import { count, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { whoamiResponseSchema } from '#contract/auth'
+import { INVALID_INVITE_CODE_MESSAGE, whoamiResponseSchema } from '#contract/auth'
 import { inviteCodes, sessions, users } from '../../db/schema/index'
 import { bootstrap, resolveSessionSecret } from './bootstrap'
 import { buildTestApp, createAgent, createUser, type TestApp } from '../../testing/test-app'
@@ -284,9 +284,10 @@ describe('signup', () => {
   it('refuses an unknown code, and validate_invite_code says the same', async () => {
     const res = await agent().post('/api/v1/signup/', signupBody({ inviteCode: 'no-such-code' }))
     expect(res.statusCode).toBe(400)
-    expect(res.json().detail).toBe('Invalid invite code')
+    expect(res.json()).toEqual({ detail: INVALID_INVITE_CODE_MESSAGE, code: 'INVALID_INVITE_CODE' })
     const check = await agent().post('/api/v1/validate_invite_code/', { code: 'no-such-code' })
     expect(check.statusCode).toBe(400)
+    expect(check.json()).toEqual(res.json())
     const ok = await agent().post('/api/v1/validate_invite_code/', { code: 'clubcode' })
     expect(ok.json()).toEqual({ data: { valid: true } })
     const empty = await agent().post('/api/v1/validate_invite_code/', { code: ' ' })
@@ -442,7 +443,7 @@ describe('the club code', () => {
         signupBody({ inviteCode: 'oldcode' }),
       )
       expect(signup.statusCode).toBe(400)
-      expect(signup.json().detail).toBe('Invalid invite code')
+      expect(signup.json().detail).toBe(INVALID_INVITE_CODE_MESSAGE)
       await bootstrap(fresh.db, { ...fresh.env, CLUB_INVITE_CODE: 'oldcode' })
       expect([await check('oldcode'), await check('newcode')]).toEqual([200, 400])
     } finally {

@@ -1,5 +1,10 @@
 import { eq, sql } from 'drizzle-orm'
-import type { CreateSignupBody, SessionUser } from '#contract/auth'
+import {
+  INVALID_INVITE_CODE_MESSAGE,
+  USED_INVITE_CODE_MESSAGE,
+  type CreateSignupBody,
+  type SessionUser,
+} from '#contract/auth'
 import type { Db } from '../../db/client'
 import { inviteCodes, users } from '../../db/schema/index'
 import { AppError, FieldErrors } from '../../lib/app-error'
@@ -52,9 +57,9 @@ export async function verifyLogin(
   }
 }
 
-const invalidInviteCode = () => new AppError('INVALID_INVITE_CODE', 'Invalid invite code', 400)
-const usedInviteCode = () =>
-  new AppError('INVITE_CODE_USED', 'This invite code has already been used', 409)
+const invalidInviteCode = () =>
+  new AppError('INVALID_INVITE_CODE', INVALID_INVITE_CODE_MESSAGE, 400)
+const usedInviteCode = () => new AppError('INVITE_CODE_USED', USED_INVITE_CODE_MESSAGE, 409)
 
 /** Whether a code would let someone sign up now. Codes compare case-sensitively. */
 export async function checkInviteCode(db: Db, code: string): Promise<void> {

@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import {
+  INVALID_INVITE_CODE_MESSAGE,
   validateInviteCodeResponseSchema,
   whoamiResponseSchema,
   type SessionUser,
@@ -81,7 +82,7 @@ describe('register: invite step', () => {
 
   it("says 'Invalid invite code' in a toast and 'Failed to validate invite code' inline", async () => {
     const { user } = await renderRegister('/register', created, () =>
-      replyError(400, { detail: 'Invalid invite code', code: 'INVALID_INVITE_CODE' }),
+      replyError(400, { detail: INVALID_INVITE_CODE_MESSAGE, code: 'INVALID_INVITE_CODE' }),
     )
     expect(screen.getByRole('link', { name: /join the waitlist/ })).toHaveAttribute(
       'href',
@@ -101,6 +102,7 @@ describe('register: invite step', () => {
     )
     const [toast] = queryToasts()
     expect(toast).toHaveTextContent('Invalid invite code')
+    expect(toast).toHaveTextContent(INVALID_INVITE_CODE_MESSAGE)
     expect(screen.queryByLabelText('username')).not.toBeInTheDocument()
   })
 })
