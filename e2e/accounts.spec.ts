@@ -292,7 +292,25 @@ test.describe('accessibility of the account screens', () => {
         await expectAccessible(page, `${what} at ${width} px`)
       }
 
-      // The form with its messages, and the code of conduct dialog.
+      // Login and waitlist with their messages.
+      await page.goto('/login')
+      await page.getByRole('button', { name: '[ login ]' }).click()
+      await expect(page.getByText('Username is required')).toBeVisible()
+      await expectAccessible(page, `login with errors at ${width} px`)
+      await page.goto('/waitlist')
+      await page.getByLabel('email').fill('nope')
+      await page.getByRole('button', { name: '[ join the waitlist ]' }).click()
+      await expect(page.getByText('Please enter a valid email address')).toBeVisible()
+      await expectAccessible(page, `waitlist with errors at ${width} px`)
+      if (width < 640) {
+        // A visitor's small-screen menu, open. WCAG rules only, as for the member menu below.
+        await page.getByRole('banner').getByRole('button', { name: '[ menu ]' }).click()
+        await expect(page.getByRole('menuitem', { name: '[ register ]' })).toBeVisible()
+        await expectAccessible(page, `visitor menu at ${width} px`, { wcagOnly: true })
+        await page.keyboard.press('Escape')
+      }
+
+      // The register form with its messages, and the code of conduct dialog.
       await page.goto(`/register/${e2e.clubCode}`)
       await page.getByLabel('username').fill('Not Valid')
       await page.getByLabel('email').fill('nope')

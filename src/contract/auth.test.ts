@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { createWaitlistEntryBodySchema } from './accounts'
-import { createLoginBodySchema, validateInviteCodeBodySchema } from './auth'
 import {
   createPasswordResetBodySchema,
+  createWaitlistEntryBodySchema,
   registerFormSchema,
   resetPasswordFormSchema,
 } from './accounts'
+import { createLoginBodySchema, validateInviteCodeBodySchema } from './auth'
+import { createPollInviteBodySchema } from './polls'
 
 /** The messages a schema gives per field, in order. */
 function messagesOf(schema: { safeParse: (v: unknown) => unknown }, value: unknown) {
@@ -128,6 +129,12 @@ describe('spec 2 §5 validation messages', () => {
       resetPasswordFormSchema,
       { password: 'short', confirm: 'short' },
       { password: ['Password must have at least 8 characters'] },
+    ],
+    [
+      'poll invite',
+      createPollInviteBodySchema,
+      { email: 'nope' },
+      { email: ['Please enter a valid email address'] },
     ],
     [
       'reset: mismatch',
