@@ -175,7 +175,9 @@ test.describe('the home feed', () => {
     await page.getByLabel('Their e-mail').fill(friend)
     await page.getByLabel('A note from you (optional)').fill('Come argue about Radiolab with us.')
     await page.getByRole('button', { name: '[ send invite ]' }).click()
-    await expect(page.getByRole('status').filter({ hasText: 'Invitation Sent' })).toBeVisible()
+    await expect(page.getByRole('status').filter({ hasText: 'Invitation Sent' })).toContainText(
+      `Successfully sent invite to ${friend}`,
+    )
     await expect(page.getByLabel('Their e-mail')).toHaveValue('')
     const mail = await waitForMail((m) => m.to.includes(friend))
     expect(mail.subject).toBe(`${member.username} invited you to podclub`)
