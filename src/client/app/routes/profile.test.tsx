@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react'
+import { screen, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { getProfileResponseSchema } from '#contract/profile'
 import { member } from '#client/testing/fixtures'
@@ -27,6 +27,7 @@ describe('the profile page', () => {
               },
               upcoming_podclubs: [],
               past_podclubs: [],
+              calendar_url: 'http://podclub.test/calendar/secret.ics',
             },
           }),
       },
@@ -38,6 +39,75 @@ describe('the profile page', () => {
     expect(screen.getByRole('link', { name: 'browse podclubs' })).toHaveAttribute(
       'href',
       '/home?skipSplash=true',
+    )
+  })
+
+  it('lists upcoming podclubs with picture, podcast, episode, date @ time and a view link, and past ones', async () => {
+    renderWithProviders({
+      path: '/profile',
+      currentUser: member,
+      handlers: {
+        'GET /profile/': () =>
+          reply(getProfileResponseSchema, {
+            data: {
+              user: {
+                username: member.username,
+                email: member.email,
+                profile: {
+                  cred: 1,
+                  city: 'Queens',
+                  member_since: '2026-01-15T17:00:00.000Z',
+                  completed_podclub_count: 1,
+                  completed_podmeister_count: 0,
+                },
+              },
+              upcoming_podclubs: [
+                {
+                  id: 11,
+                  status: 'upcoming',
+                  podcast: { name: 'Radiolab', picture_link: 'https://img.example.com/r.png' },
+                  episode_title: 'The Cathedral',
+                  starts_at: '2027-03-02T00:00:00.000Z',
+                  pretty_date: 'Monday, March 1, 2027',
+                  pretty_time: '7:00 PM EST',
+                },
+              ],
+              past_podclubs: [
+                {
+                  id: 4,
+                  status: 'completed',
+                  podcast: { name: 'Hidden Brain', picture_link: '' },
+                  episode_title: 'You 2.0',
+                  starts_at: '2026-01-02T00:00:00.000Z',
+                  pretty_date: 'Thursday, January 1, 2026',
+                  pretty_time: '7:00 PM EST',
+                },
+              ],
+              calendar_url: 'http://podclub.test/calendar/secret.ics',
+            },
+          }),
+      },
+    })
+    const upcoming = await screen.findByRole(
+      'region',
+      { name: 'upcoming podclubs' },
+      { timeout: 5000 },
+    )
+    expect(within(upcoming).getByRole('heading', { name: 'The Cathedral' })).toBeVisible()
+    expect(upcoming).toHaveTextContent('Radiolab')
+    expect(upcoming).toHaveTextContent('Monday, March 1, 2027 @ 7:00 PM EST')
+    expect(upcoming.querySelector('img')).toHaveAttribute('src', 'https://img.example.com/r.png')
+    expect(within(upcoming).getByRole('link', { name: 'view The Cathedral' })).toHaveAttribute(
+      'href',
+      '/podclubs/11',
+    )
+    expect(screen.queryByText('no upcoming podclubs, go sign up for one!')).toBeNull()
+    const past = screen.getByRole('region', { name: 'past podclubs' })
+    expect(past).toHaveTextContent('Thursday, January 1, 2026')
+    expect(past).not.toHaveTextContent('7:00 PM')
+    expect(within(past).getByRole('link', { name: 'view discussion of You 2.0' })).toHaveAttribute(
+      'href',
+      '/podclubs/4',
     )
   })
 
