@@ -9,6 +9,9 @@ import {
   test,
 } from './fixtures'
 
+/** Where to save screenshots of the screens checked here; none are taken when unset. */
+const SHOTS = process.env.E2E_SCREENSHOTS_DIR
+
 // The demo seed's completed podclubs (attendees, hindsights, a chat log) on a server of its own.
 const DEMO_PORT = e2e.port + 2
 let demo: Awaited<ReturnType<typeof startDemoServer>>
@@ -39,7 +42,7 @@ async function atWidths(page: Page, name: string, check: () => Promise<void>) {
     await page.setViewportSize({ width, height: 900 })
     await check()
     await expectNoAxeViolations(page, `${name} at ${width}px`)
-    await page.screenshot({ path: `/tmp/shots/${name}-${width}.png`, fullPage: true })
+    if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true })
   }
 }
 

@@ -9,6 +9,9 @@ import {
   test,
 } from './fixtures'
 
+/** Where to save screenshots of the screens checked here; none are taken when unset. */
+const SHOTS = process.env.E2E_SCREENSHOTS_DIR
+
 const DEMO_PORT = e2e.port + 2
 let demo: Awaited<ReturnType<typeof startDemoServer>>
 test.use({ baseURL: `http://127.0.0.1:${DEMO_PORT}` })
@@ -48,7 +51,7 @@ test.describe('profile', () => {
     for (const width of [375, 1280]) {
       await page.setViewportSize({ width, height: 900 })
       await expectNoAxeViolations(page, `the profile at ${width}px`)
-      await page.screenshot({ path: `/tmp/shots/profile-${width}.png`, fullPage: true })
+      if (SHOTS) await page.screenshot({ path: `${SHOTS}/profile-${width}.png`, fullPage: true })
     }
 
     await past.getByRole('link', { name: 'view discussion of The Cathedral' }).click()
@@ -68,7 +71,7 @@ test.describe('profile', () => {
       ),
     ).toBeVisible()
     await expectNoAxeViolations(page, 'the empty profile')
-    await page.screenshot({ path: '/tmp/shots/profile-empty-1280.png', fullPage: true })
+    if (SHOTS) await page.screenshot({ path: `${SHOTS}/profile-empty-1280.png`, fullPage: true })
     await page.getByRole('link', { name: 'browse podclubs' }).click()
     await expect(page).toHaveURL(/\/home\?skipSplash=true$/)
   })

@@ -3,6 +3,9 @@ import { addMonths, format } from 'date-fns'
 import type { Page } from '@playwright/test'
 import { createMember, expect, expectNoAxeViolations, loginThroughPage, test } from './fixtures'
 
+/** Where to save screenshots of the screens checked here; none are taken when unset. */
+const SHOTS = process.env.E2E_SCREENSHOTS_DIR
+
 const STEP_TITLES = [
   'Tell us about the podcast episode',
   'Add keywords and links',
@@ -17,7 +20,8 @@ async function checkStep(page: Page, step: number) {
   for (const width of [375, 1280]) {
     await page.setViewportSize({ width, height: 900 })
     await expectNoAxeViolations(page, `wizard step ${step} at ${width}px`)
-    await page.screenshot({ path: `/tmp/shots/propose-step${step}-${width}.png`, fullPage: true })
+    if (SHOTS)
+      await page.screenshot({ path: `${SHOTS}/propose-step${step}-${width}.png`, fullPage: true })
   }
 }
 
