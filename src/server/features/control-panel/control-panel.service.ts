@@ -32,7 +32,7 @@ import { insertUpcomingPodclub } from '../proposals/proposals.service'
 import { takeSeatFor } from '../registrations/registrations.service'
 import { mailSeatChanges, seatHolderIds } from '../registrations/seat-notify'
 import { clearSeatWaitlist, promoteFromSeatWaitlist } from '../registrations/seat-waitlist.service'
-import { sendNoticeNow } from '../reminders/reminders.service'
+import { noticesToRearm, sendNoticeNow } from '../reminders/reminders.service'
 import { SEATS_PER_PODCLUB } from '#contract/podclubs'
 import { alias } from 'drizzle-orm/pg-core'
 
@@ -208,15 +208,17 @@ export async function updatePodclub(deps: AppDeps, podclubId: number, body: Upda
       .where(eq(podclubs.id, podclubId))
       .for('update')
     if (!before) throw notFound('podclub')
+    const retimed =
+      changes.startsAt !== undefined && changes.startsAt.getTime() !== before.startsAt.getTime()
     const moved =
-      (changes.startsAt !== undefined &&
-        changes.startsAt.getTime() !== before.startsAt.getTime()) ||
-      (changes.location !== undefined && changes.location !== before.location)
+      retimed || (changes.location !== undefined && changes.location !== before.location)
     const status = changes.status ?? before.status
     await tx
       .update(podclubs)
       .set({
         ...changes,
+        // A new date re-arms the reminders that have not come due at it yet.
+        ...(retimed ? noticesToRearm(changes.startsAt!, deps.clock.now()) : {}),
         ...(moved || (status === 'cancelled' && before.status !== 'cancelled')
           ? { calendarSequence: sql`${podclubs.calendarSequence} + 1` }
           : {}),

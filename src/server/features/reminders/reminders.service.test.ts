@@ -1,11 +1,13 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Database } from '../../db/client'
-import { outboxMessages, podcasts, podclubs, registrations } from '../../db/schema/index'
+import { outboxMessages, podcasts, podclubs, registrations, users } from '../../db/schema/index'
 import { fixedClock } from '../../lib/clock'
 import { buildTestApp, createUser, type TestApp } from '../../testing/test-app'
 import { createTestDatabase, type TestDatabase } from '../../testing/test-db'
-import { sendDueReminders, sendNoticeNow } from './reminders.service'
+import { updatePodclub } from '../control-panel/control-panel.service'
+import { formatScheduledStart } from '#contract/proposals'
+import { NOTICES, sendDueReminders, sendNoticeNow } from './reminders.service'
 
 const MINUTE = 60_000
 const DAY = 24 * 60 * MINUTE
@@ -56,9 +58,10 @@ async function podclubIn(ahead: number, location: 'zoom' | 'nyc' = 'zoom') {
   return { podclub: podclub!, host, guests, everyone: [host, ...guests].map((u) => u.email).sort() }
 }
 
+/** The reminders queued for a podclub (other mail about it, such as calendar entries, aside). */
 const mailOf = async (podclubId: number) =>
-  (await a.db.select().from(outboxMessages)).filter((m) =>
-    m.dedupeKey?.includes(`:podclub-${podclubId}:`),
+  (await a.db.select().from(outboxMessages)).filter(
+    (m) => m.kind.startsWith('reminder-') && m.dedupeKey?.includes(`:podclub-${podclubId}:`),
   )
 const flags = async (id: number) => {
   const [p] = await a.db.select().from(podclubs).where(eq(podclubs.id, id))
@@ -94,14 +97,26 @@ describe('reminders', () => {
     expect(await flags(podclub.id)).toEqual([true, true, true])
   })
 
-  it('after downtime, sends only the nearest due notice', async () => {
+  it('after downtime, sends only the nearest due notice, and says when it really starts', async () => {
     clock.set('2026-12-01T15:00:00Z')
     const { podclub } = await podclubIn(2 * 60 * MINUTE, 'nyc')
     await sendDueReminders(a.deps)
     const mail = await mailOf(podclub.id)
     expect(new Set(mail.map((m) => m.kind))).toEqual(new Set(['reminder-1d']))
     expect(mail[0]!.textBody).toContain('In person: podclub NYC Office, New York, NY')
+    // Two hours ahead is today, not 'tomorrow'.
+    expect(mail[0]!.subject).toMatch(/\) starts today$/)
+    expect(mail[0]!.textBody).toContain('starts today: Tuesday, December 1, 2026 at 12:00 PM EST.')
     expect(await flags(podclub.id)).toEqual([false, true, false])
+
+    // Five minutes ahead with nothing sent: the 10-minute notice only, never the other two.
+    const { podclub: soon } = await podclubIn(5 * MINUTE)
+    await sendDueReminders(a.deps)
+    await sendDueReminders(b.deps)
+    const late = await mailOf(soon.id)
+    expect(late.map((m) => m.kind)).toEqual(['reminder-10m', 'reminder-10m', 'reminder-10m'])
+    expect(late[0]!.subject).toMatch(/starts in 5 minutes$/)
+    expect(await flags(soon.id)).toEqual([false, false, true])
     // A podclub that has started gets nothing.
     const { podclub: started } = await podclubIn(-MINUTE)
     await sendDueReminders(a.deps)
@@ -123,6 +138,101 @@ describe('reminders', () => {
     const winners = results.flat().filter((r) => r && r.podclubId === podclub.id)
     expect(winners).toHaveLength(1)
     expect(await sendNoticeNow(a.deps, podclub.id, '10m')).toBeUndefined()
+  })
+
+  it('two schedulers on one database, each notice as it comes due: one e-mail per recipient and kind', async () => {
+    clock.set('2026-12-01T15:00:00Z')
+    const start = clock.now().getTime()
+    const clubs = [
+      await podclubIn(7 * DAY + 60 * MINUTE),
+      await podclubIn(7 * DAY + 60 * MINUTE),
+      await podclubIn(8 * DAY, 'nyc'),
+      await podclubIn(9 * DAY + 30 * MINUTE),
+    ]
+    // The moments each notice comes due, and just after (a scheduler runs every 30 s).
+    const ticks = clubs
+      .flatMap(({ podclub }) =>
+        NOTICES.flatMap((n) =>
+          [0, 1_000, 20_000].map((d) => podclub.startsAt.getTime() - n.before + d),
+        ),
+      )
+      .sort((x, y) => x - y)
+    for (const at of ticks) {
+      clock.set(new Date(Math.max(at, start)))
+      await Promise.all([
+        sendDueReminders(a.deps),
+        sendDueReminders(b.deps),
+        sendDueReminders(b.deps),
+      ])
+    }
+    for (const { podclub, everyone } of clubs) {
+      const mail = await mailOf(podclub.id)
+      const sent = mail.map((m) => `${m.kind} ${m.toAddress}`).sort()
+      const expected = ['reminder-10m', 'reminder-1d', 'reminder-1w']
+        .flatMap((kind) => everyone.map((to) => `${kind} ${to}`))
+        .sort()
+      expect(sent).toEqual(expected)
+      expect(await flags(podclub.id)).toEqual([true, true, true])
+    }
+  })
+
+  it('still reminds a member who unsubscribed from blasts: a seat is not a newsletter', async () => {
+    clock.set('2026-12-01T15:00:00Z')
+    const { podclub, guests } = await podclubIn(DAY - MINUTE)
+    await a.db
+      .update(users)
+      .set({ blastsUnsubscribedAt: clock.now() })
+      .where(eq(users.id, guests[0]!.id))
+    await sendDueReminders(a.deps)
+    const mail = await mailOf(podclub.id)
+    expect(mail.map((m) => m.toAddress)).toContain(guests[0]!.email)
+    expect(mail[0]!.subject).toMatch(/starts tomorrow$/)
+  })
+
+  it('re-arms the notices still ahead when an operator moves the podclub, and sends them for the new date', async () => {
+    clock.set('2026-12-01T15:00:00Z')
+    const { podclub, everyone } = await podclubIn(7 * DAY - MINUTE)
+    await sendDueReminders(a.deps)
+    expect((await mailOf(podclub.id)).map((m) => m.kind)).toEqual([
+      'reminder-1w',
+      'reminder-1w',
+      'reminder-1w',
+    ])
+    // Moved three weeks later: the one-week notice is due again, at the new date.
+    const later = new Date(podclub.startsAt.getTime() + 21 * DAY)
+    await updatePodclub(a.deps, podclub.id, { scheduledStart: formatScheduledStart(later) })
+    expect(await flags(podclub.id)).toEqual([false, false, false])
+    await sendDueReminders(a.deps)
+    expect(await mailOf(podclub.id)).toHaveLength(3)
+    clock.set(new Date(later.getTime() - 7 * DAY + 10_000))
+    await sendDueReminders(a.deps)
+    await sendDueReminders(b.deps)
+    const oneWeek = (await mailOf(podclub.id)).filter((m) => m.kind === 'reminder-1w')
+    expect(oneWeek.map((m) => m.toAddress).sort()).toEqual([...everyone, ...everyone].sort())
+    expect(oneWeek.at(-1)!.subject).toMatch(/starts in one week$/)
+
+    // Moved a day earlier after that: nothing already due at the new date goes out twice.
+    const earlier = new Date(later.getTime() - DAY)
+    await updatePodclub(a.deps, podclub.id, { scheduledStart: formatScheduledStart(earlier) })
+    expect(await flags(podclub.id)).toEqual([true, false, false])
+    await sendDueReminders(a.deps)
+    expect((await mailOf(podclub.id)).filter((m) => m.kind === 'reminder-1w')).toHaveLength(6)
+  })
+
+  it('claims a notice only while it is due: a podclub moved after the scheduler chose it is left alone', async () => {
+    clock.set('2026-12-01T15:00:00Z')
+    const { podclub } = await podclubIn(7 * DAY - MINUTE)
+    // The scheduler reads the due list at T; by the time it claims, the podclub is no longer in
+    // its one-week window (as after an operator's move): nothing is claimed or sent.
+    const chosenAt = clock.now().getTime()
+    let reads = 0
+    const racing = {
+      ...a.deps,
+      clock: { now: () => new Date(reads++ === 0 ? chosenAt : chosenAt + 6.5 * DAY) },
+    }
+    expect(await sendDueReminders(racing)).toEqual([])
+    expect(await mailOf(podclub.id)).toHaveLength(0)
+    expect(await flags(podclub.id)).toEqual([false, false, false])
   })
 
   it('queues each recipient once per kind even if a flag is reset by hand', async () => {

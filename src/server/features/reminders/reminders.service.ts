@@ -16,6 +16,19 @@ export const NOTICES = [
   { kind: '10m', before: 10 * MINUTE, flag: podclubs.tenMinNoticeSent, field: 'tenMinNoticeSent' },
 ] as const
 
+type NoticeField = (typeof NOTICES)[number]['field']
+
+/**
+ * The notice flags to clear when a podclub moves to `startsAt`: each notice whose time at the
+ * new date is still ahead goes out again then (its e-mails carry the new date, so the outbox's
+ * dedupe key does not take them for the old ones). A notice already due at the new date stays
+ * as it is: nothing is sent twice for it.
+ */
+export function noticesToRearm(startsAt: Date, now: Date): Partial<Record<NoticeField, false>> {
+  const ahead = startsAt.getTime() - now.getTime()
+  return Object.fromEntries(NOTICES.filter((n) => ahead > n.before).map((n) => [n.field, false]))
+}
+
 export type SentNotice = { podclubId: number; kind: NoticeKind; recipients: number }
 
 /**
@@ -29,12 +42,28 @@ async function claimNotice(
   tx: Tx,
   podclubId: number,
   kind: NoticeKind,
+  onlyIfDue: boolean,
 ): Promise<SentNotice | undefined> {
-  const notice = NOTICES.find((n) => n.kind === kind)!
+  const index = NOTICES.findIndex((n) => n.kind === kind)
+  const notice = NOTICES[index]!
+  const now = deps.clock.now().getTime()
+  const window = and(
+    lte(podclubs.startsAt, new Date(now + notice.before)),
+    gt(podclubs.startsAt, new Date(now + (NOTICES[index + 1]?.before ?? 0))),
+  )
   const [claimed] = await tx
     .update(podclubs)
     .set({ [notice.field]: true })
-    .where(and(eq(podclubs.id, podclubId), eq(podclubs.status, 'upcoming'), eq(notice.flag, false)))
+    .where(
+      and(
+        eq(podclubs.id, podclubId),
+        eq(podclubs.status, 'upcoming'),
+        eq(notice.flag, false),
+        // The scheduler checks its window again under the row lock: an operator may have just
+        // moved the podclub.
+        onlyIfDue ? window : undefined,
+      ),
+    )
     .returning()
   if (!claimed) return undefined
   const [podcast] = await tx
@@ -64,7 +93,7 @@ async function claimNotice(
   }
   await enqueueMail(
     tx,
-    recipients.map((r) => reminderMail(podclub, kind, r, deps.env)),
+    recipients.map((r) => reminderMail(podclub, kind, r, deps.env, deps.clock.now())),
   )
   return { podclubId, kind, recipients: recipients.length }
 }
@@ -75,7 +104,7 @@ export async function sendNoticeNow(
   podclubId: number,
   kind: NoticeKind,
 ): Promise<SentNotice | undefined> {
-  return transaction(deps, (tx) => claimNotice(deps, tx, podclubId, kind))
+  return transaction(deps, (tx) => claimNotice(deps, tx, podclubId, kind, false))
 }
 
 /**
@@ -105,7 +134,9 @@ export async function sendDueReminders(deps: AppDeps): Promise<SentNotice[]> {
     const ahead = podclub.startsAt.getTime() - now
     const notice = [...NOTICES].reverse().find((n) => ahead <= n.before)
     if (!notice) continue
-    const result = await sendNoticeNow(deps, podclub.id, notice.kind)
+    const result = await transaction(deps, (tx) =>
+      claimNotice(deps, tx, podclub.id, notice.kind, true),
+    )
     if (result) sent.push(result)
   }
   return sent
