@@ -1,4 +1,7 @@
+import { tz } from '@date-fns/tz'
+import { format } from 'date-fns'
 import { and, asc, eq, gt, inArray, isNull } from 'drizzle-orm'
+import { CLUB_TIME_ZONE } from '#contract/common'
 import type { CreateBlastBody } from '#contract/control-panel'
 import type { Podclub } from '#contract/podclubs'
 import { podclubs, users } from '../../db/schema/index'
@@ -45,6 +48,7 @@ export async function unsubscribeFromBlasts(deps: AppDeps, uid: number, token: s
 async function blastPodclubs(deps: AppDeps, body: CreateBlastBody): Promise<Podclub[]> {
   const ids = [body.podclub_1, body.podclub_2, body.podclub_3]
   const found = await readPodclubs(deps.db, inArray(podclubs.id, ids))
+  const now = deps.clock.now()
   return ids.map((id, i) => {
     const podclub = found.find((p) => p.id === id)
     const field = `podclub_${i + 1}`
@@ -53,6 +57,12 @@ async function blastPodclubs(deps: AppDeps, body: CreateBlastBody): Promise<Podc
       throw new AppError(
         'BAD_REQUEST',
         `podclub ${id} (${field}) is ${podclub.status}: a blast lists upcoming podclubs only.`,
+        400,
+      )
+    if (new Date(podclub.starts_at).getTime() <= now.getTime())
+      throw new AppError(
+        'BAD_REQUEST',
+        `podclub ${id} (${field}) has already started: a blast lists upcoming podclubs only.`,
         400,
       )
     return podclub
@@ -71,7 +81,8 @@ export async function sendBlast(
   audience: 'superusers' | 'members',
 ): Promise<{ queued: number }> {
   const list = await blastPodclubs(deps, body)
-  const month = deps.clock.now().toISOString().slice(0, 7)
+  // The club's month, in New York: a blast sent late on the 31st belongs to that month.
+  const month = format(deps.clock.now(), 'yyyy-MM', { in: tz(CLUB_TIME_ZONE) })
   const blastKey = `blast-${month}-${list.map((p) => p.id).join('-')}`
   const isTest = audience === 'superusers'
   let queued = 0

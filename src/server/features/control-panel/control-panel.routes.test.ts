@@ -2,16 +2,21 @@ import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { controlPanelResponseSchema } from '#contract/control-panel'
 import {
+  feedback,
   inviteCodes,
+  outboxAttempts,
   outboxMessages,
   podcasts,
   podclubs,
   registrations,
+  suggestions,
   users,
+  waitlistEntries,
 } from '../../db/schema/index'
 import { formatScheduledStart } from '#contract/proposals'
 import { fixedClock } from '../../lib/clock'
 import { buildTestApp, createAgent, createUser, type TestApp } from '../../testing/test-app'
+import { PANEL_LIMITS } from './control-panel.service'
 
 const clock = fixedClock('2026-12-01T15:00:00Z')
 let t: TestApp
@@ -98,7 +103,37 @@ async function operatorCalls() {
   ] as const
 }
 
+/** An API path as OpenAPI writes it ('/api/v1/controlpanel/podclubs/{id}/'), made callable. */
+const callable = (path: string) => path.replace(/\{[^}]+\}/g, '1')
+
 describe('operator calls', () => {
+  it('are all in the matrix: every API call a member is refused is one of them', async () => {
+    const doc = (await t.app.inject({ url: '/api/openapi.json' })).json() as {
+      paths: Record<string, Record<string, unknown>>
+    }
+    const matrix = (await operatorCalls()).map(([method, url]) =>
+      `${method} ${url}`.replace(/\/\d+\//g, '/1/').replace(/\/member[\w.]+\//, '/1/'),
+    )
+    // A member of its own: the probe must not log the shared one out.
+    const prober = createAgent(t.app, { clock })
+    const who = await createUser(t)
+    await prober.login(who.username, who.password)
+    const refused: string[] = []
+    for (const [path, operations] of Object.entries(doc.paths)) {
+      if (path === '/api/v1/logout/') continue
+      for (const method of Object.keys(operations)) {
+        if (method === 'head') continue
+        const verb = method.toUpperCase() as 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+        const res = await prober.request(callable(path), {
+          method: verb,
+          ...(verb === 'GET' ? {} : { body: {} }),
+        })
+        if (res.statusCode === 403) refused.push(`${verb} ${callable(path)}`)
+      }
+    }
+    expect(refused.sort()).toEqual(matrix.sort())
+  })
+
   it('answer 401 to visitors and 403 to members, and change nothing', async () => {
     const before = (await t.db.select().from(outboxMessages)).length
     for (const [method, url, body] of await operatorCalls()) {
@@ -139,6 +174,82 @@ describe('the control panel', () => {
       username: newcomer.username,
       email: newcomer.email,
     })
+  })
+
+  it('bounds every list, so it stays fast with thousands of members and e-mails', async () => {
+    const big = await buildTestApp({ clock })
+    try {
+      const op = await createUser(big, { isSuperuser: true })
+      const agent = createAgent(big.app, { clock })
+      await agent.login(op.username, op.password)
+      const over = (limit: number) => Array.from({ length: limit + 1 }, (_, i) => i)
+      const newcomers = await big.db
+        .insert(users)
+        .values(
+          over(PANEL_LIMITS.users).map((i) => ({
+            username: `newcomer.${i}`,
+            email: `newcomer.${i}@example.com`,
+            passwordHash: 'x',
+            memberSince: clock.now(),
+          })),
+        )
+        .returning({ id: users.id })
+      const [podcast] = await big.db.insert(podcasts).values({ name: 'Many FM' }).returning()
+      await big.db.insert(podclubs).values(
+        over(PANEL_LIMITS.podclubs).map((i) => ({
+          podcastId: podcast!.id,
+          podmeisterId: newcomers[0]!.id,
+          episodeTitle: `Episode ${i}`,
+          startsAt: new Date(clock.now().getTime() + (i + 1) * DAY),
+        })),
+      )
+      await big.db
+        .insert(inviteCodes)
+        .values(over(PANEL_LIMITS.codes).map((i) => ({ code: `bulk-code-${i}` })))
+      const sent = await big.db
+        .insert(outboxMessages)
+        .values(
+          over(PANEL_LIMITS.emails).map((i) => ({
+            toAddress: `reader.${i}@example.com`,
+            subject: `Message ${i}`,
+            textBody: 'hello',
+            kind: 'test',
+            status: 'delivered' as const,
+            attempts: 1,
+          })),
+        )
+        .returning({ id: outboxMessages.id })
+      await big.db
+        .insert(outboxAttempts)
+        .values(sent.map((m) => ({ messageId: m.id, success: true, attemptedAt: clock.now() })))
+      await big.db
+        .insert(waitlistEntries)
+        .values(over(PANEL_LIMITS.lists).map((i) => ({ email: `waiting.${i}@example.com` })))
+      await big.db
+        .insert(suggestions)
+        .values(over(PANEL_LIMITS.lists).map((i) => ({ podcastLink: `https://example.com/${i}` })))
+      await big.db
+        .insert(feedback)
+        .values(over(PANEL_LIMITS.lists).map((i) => ({ description: `Note ${i}` })))
+
+      const data = controlPanelResponseSchema.parse(
+        (await agent.get('/api/v1/controlpanel/')).json(),
+      ).data
+      expect(data.all_podclubs).toHaveLength(PANEL_LIMITS.podclubs)
+      // The soonest first: the one furthest away is the one left out.
+      expect(data.all_podclubs[0]!.episode_title).toBe('Episode 0')
+      expect(data.email_tracker).toHaveLength(PANEL_LIMITS.emails)
+      expect(data.welcome_codes).toHaveLength(PANEL_LIMITS.codes)
+      expect(data.users_this_month).toHaveLength(PANEL_LIMITS.users)
+      expect(data.waitlist).toHaveLength(PANEL_LIMITS.lists)
+      expect(data.suggestions).toHaveLength(PANEL_LIMITS.lists)
+      expect(data.feedback).toHaveLength(PANEL_LIMITS.lists)
+      // The newest first where newest matters.
+      expect(data.welcome_codes[0]!.code).toBe(`bulk-code-${PANEL_LIMITS.codes}`)
+      expect(data.waitlist[0]!.email).toBe(`waiting.${PANEL_LIMITS.lists}@example.com`)
+    } finally {
+      await big.close()
+    }
   })
 
   it('sends the 10-minute notice once, then refuses a second press', async () => {
@@ -260,6 +371,12 @@ describe('blasts', () => {
     const completed = await send([a.id, done.id, b.id])
     expect(completed.statusCode).toBe(400)
     expect(completed.json().detail).toMatch(/is completed/)
+    const started = await podclubIn(-60_000)
+    const late = await send([a.id, b.id, started.id])
+    expect(late.statusCode).toBe(400)
+    expect(late.json().detail).toBe(
+      `podclub ${started.id} (podclub_3) has already started: a blast lists upcoming podclubs only.`,
+    )
     const repeated = await send([a.id, a.id, b.id])
     expect(repeated.statusCode).toBe(400)
     expect(repeated.json()).toEqual({ non_field_errors: ['Choose three different podclubs'] })
