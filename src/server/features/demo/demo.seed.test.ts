@@ -9,9 +9,11 @@ import {
   polls,
   pollVotes,
   registrations,
+  seatWaitlist,
   users,
 } from '../../db/schema/index'
 import { listEmailActivity } from '../mail/mail.service'
+import { readControlPanel } from '../control-panel/control-panel.service'
 import { fixedClock } from '../../lib/clock'
 import { buildTestApp, createAgent, type TestApp } from '../../testing/test-app'
 import { DEMO_PASSWORD, seedDemo } from './demo.seed'
@@ -50,6 +52,20 @@ describe('demo data', () => {
     expect(seatsLeft).toContain(0)
     expect(seatsLeft).toContain(1)
     expect(seatsLeft.filter((left) => left >= 4).length).toBeGreaterThanOrEqual(2)
+    // The full one has members on its seat waitlist, none of them holding a seat or hosting.
+    const waiting = await t.db.select().from(seatWaitlist)
+    expect(waiting).toHaveLength(2)
+    const full = clubs.find((c) => c.id === waiting[0]!.podclubId)!
+    const seated = await t.db
+      .select({ userId: registrations.userId })
+      .from(registrations)
+      .where(eq(registrations.podclubId, full.id))
+    expect(seated).toHaveLength(9)
+    for (const w of waiting) {
+      expect(w.podclubId).toBe(full.id)
+      expect(w.userId).not.toBe(full.podmeisterId)
+      expect(seated.map((s) => s.userId)).not.toContain(w.userId)
+    }
 
     // An open poll and an expired one, each with votes.
     const allPolls = await t.db.select().from(polls)
@@ -75,6 +91,20 @@ describe('demo data', () => {
     }
     const activity = await listEmailActivity(t.db)
     expect(activity).toHaveLength(outbox.length)
+
+    // The control panel has something in every list.
+    const panel = await readControlPanel(t.deps)
+    expect(panel.all_podclubs.length).toBeGreaterThan(0)
+    expect(panel.email_tracker.map((e) => e.success)).toEqual(expect.arrayContaining([true, false]))
+    expect(panel.welcome_codes.map((c) => c.active)).toEqual(expect.arrayContaining([true, false]))
+    expect(panel.users_this_month.map((u) => u.username).sort()).toEqual([
+      'bea.n',
+      'ivy.c',
+      'ollie',
+    ])
+    expect(panel.waitlist.length).toBeGreaterThan(0)
+    expect(panel.suggestions.length).toBeGreaterThan(0)
+    expect(panel.feedback.length).toBeGreaterThan(0)
 
     const [member] = await t.db.select().from(users).where(eq(users.username, 'maya.r'))
     const res = await createAgent(t.app).login(member!.username, DEMO_PASSWORD)

@@ -1,9 +1,10 @@
-import { TZDate } from '@date-fns/tz'
-import { addDays, addMonths, set } from 'date-fns'
-import { count } from 'drizzle-orm'
+import { TZDate, tz } from '@date-fns/tz'
+import { addDays, addMonths, set, startOfMonth } from 'date-fns'
+import { count, eq } from 'drizzle-orm'
 import { CLUB_TIME_ZONE } from '#contract/common'
 import type { Db } from '../../db/client'
 import {
+  feedback,
   hindsights,
   inviteCodes,
   outboxAttempts,
@@ -14,8 +15,11 @@ import {
   polls,
   pollVotes,
   registrations,
+  seatWaitlist,
+  suggestions,
   users,
   voteCodes,
+  waitlistEntries,
 } from '../../db/schema/index'
 import type { Clock } from '../../lib/clock'
 import { hashPassword } from '../../lib/passwords'
@@ -59,13 +63,17 @@ function clubTime(now: Date, monthsAhead: number, dayOffset: number, hour = 19, 
 }
 
 /**
- * Fills an empty club with sample podcasts, members, upcoming and completed podclubs (with
- * hindsights and a chat log), an open and an expired poll with votes, and some e-mail activity. Does nothing when podclubs exist already.
+ * Fills an empty club with sample podcasts, members (three of them new this month), upcoming
+ * podclubs with varied seats, completed ones with hindsights and a chat log, an open and an
+ * expired poll with votes, e-mail activity, invitation codes (active and used), and a few
+ * waitlist entries, podcast suggestions and feedback notes: every screen, the control panel
+ * included, has something to show. Does nothing when podclubs exist already.
  */
 export async function seedDemo(db: Db, clock: Clock): Promise<{ seeded: boolean }> {
   const [{ n } = { n: 0 }] = await db.select({ n: count() }).from(podclubs)
   if (n > 0) return { seeded: false }
   const now = clock.now()
+  const monthStart = new Date(startOfMonth(now, { in: tz(CLUB_TIME_ZONE) }).getTime())
   const passwordHash = await hashPassword(DEMO_PASSWORD)
 
   return db.transaction(async (tx) => {
@@ -78,7 +86,12 @@ export async function seedDemo(db: Db, clock: Clock): Promise<{ seeded: boolean 
           passwordHash,
           city,
           source: i % 2 ? 'a friend' : 'the QR code at a podclub',
-          memberSince: addMonths(now, -(i + 1)),
+          // The last three joined this month (they hold seats only in upcoming podclubs), so
+          // the control panel's new users have someone to show.
+          memberSince:
+            i >= members.length - 3
+              ? new Date(Math.max(monthStart.getTime(), now.getTime() - (i + 1) * 3_600_000))
+              : addMonths(now, -(i + 1)),
         })),
       )
       .onConflictDoNothing()
@@ -174,6 +187,12 @@ export async function seedDemo(db: Db, clock: Clock): Promise<{ seeded: boolean 
         await tx
           .insert(registrations)
           .values(attendees.map((u) => ({ podclubId: club!.id, userId: u.id })))
+      }
+      if (plan.status === 'upcoming' && attendees.length === 9) {
+        // A full podclub with two members on its seat waitlist, next in line first.
+        await tx.insert(seatWaitlist).values(
+          [who(i + 10), who(i + 11)].map((u) => ({ podclubId: club!.id, userId: u.id })),
+        )
       }
       if (plan.status === 'completed' && attendees.length > 0) {
         await tx.insert(hindsights).values(
@@ -278,7 +297,10 @@ export async function seedDemo(db: Db, clock: Clock): Promise<{ seeded: boolean 
         .insert(outboxMessages)
         .values({
           toAddress: u.email,
-          subject: k % 2 ? 'podclub tomorrow: The Cathedral' : 'podclub in one week',
+          subject:
+            k % 2
+              ? 'Reminder: "Why We Trust Strangers" (Planet Money) starts tomorrow'
+              : 'Reminder: "Why We Trust Strangers" (Planet Money) starts in one week',
           textBody: 'See you at the podclub.',
           kind: k % 2 ? 'reminder-1d' : 'reminder-1w',
           status: failed ? 'failed' : 'delivered',
@@ -301,6 +323,66 @@ export async function seedDemo(db: Db, clock: Clock): Promise<{ seeded: boolean 
     await tx
       .insert(inviteCodes)
       .values(Array.from({ length: 3 }, () => ({ code: randomToken(9), createdById: who(0).id })))
+    // The codes this month's newcomers signed up with: Used in the panel.
+    const newcomers = members.slice(-3).map(([name]) => name as string)
+    for (const newcomer of people.filter((p) => newcomers.includes(p.username))) {
+      const [code] = await tx
+        .insert(inviteCodes)
+        .values({
+          code: randomToken(9),
+          createdById: who(0).id,
+          usedById: newcomer.id,
+          usedAt: newcomer.memberSince,
+          createdAt: addDays(newcomer.memberSince, -2),
+        })
+        .returning({ id: inviteCodes.id })
+      await tx.update(users).set({ inviteCodeId: code!.id }).where(eq(users.id, newcomer.id))
+    }
+
+    // What visitors and members have sent in: the invite waitlist, podcast ideas, feedback.
+    await tx
+      .insert(waitlistEntries)
+      .values(
+        [
+          ['lena.park@example.com', 'a friend at work', 'Radiolab'],
+          ['omar.h@example.com', 'the QR code at a podclub', 'Song Exploder'],
+          ['june.w@example.com', 'Instagram', ''],
+        ].map(([email, how, favoritePodcast], k) => ({
+          email: email!,
+          how: how!,
+          favoritePodcast: favoritePodcast!,
+          createdAt: new Date(now.getTime() - (k + 1) * 5 * 3_600_000),
+        })),
+      )
+      .onConflictDoNothing()
+    await tx.insert(suggestions).values([
+      {
+        userId: who(1).id,
+        podcastLink: 'https://podcasts.apple.com/us/podcast/song-exploder/id788236947',
+        reason: 'Musicians taking one song apart: every episode starts an argument.',
+        createdAt: addDays(now, -3),
+      },
+      {
+        userId: who(4).id,
+        podcastLink: 'https://open.spotify.com/show/reply-all-demo',
+        reason: '',
+        createdAt: addDays(now, -6),
+      },
+    ])
+    await tx.insert(feedback).values([
+      {
+        userId: who(2).id,
+        podcastLink: '',
+        description: 'The 10-minute Zoom reminder saved me last week. More of those, please.',
+        createdAt: addDays(now, -2),
+      },
+      {
+        userId: who(5).id,
+        podcastLink: 'https://example.com/episode',
+        description: 'Could in-person podclubs start at 7:30? 7:00 is tight after work.',
+        createdAt: addDays(now, -8),
+      },
+    ])
     return { seeded: true }
   })
 }
