@@ -112,26 +112,38 @@ try {
     .select({ n: count() })
     .from(users)
     .where(sql`blasts_unsubscribed_at is null`)
+  // Nobody who unsubscribed may be in the outbox: the count above could hide a swap.
+  const [{ n: toUnsubscribed } = { n: 0 }] = await db
+    .select({ n: count() })
+    .from(outboxMessages)
+    .innerJoin(users, eq(users.email, outboxMessages.toAddress))
+    .where(
+      sql`${outboxMessages.kind} = 'monthly-blast' and ${users.blastsUnsubscribedAt} is not null`,
+    )
   const mib = (b: number) => (b / 1024 / 1024).toFixed(1)
   const distinctCount = Number(
     (distinct as unknown as { rows: { n: number }[] }).rows?.[0]?.n ??
       (distinct as unknown as { n: number }[])[0]?.n,
   )
+  const ok =
+    queued === subscribed &&
+    rows === subscribed &&
+    distinctCount === subscribed &&
+    toUnsubscribed === 0 &&
+    again.queued === 0
   process.stdout.write(
     [
       `engine: ${engine}`,
       `members: ${memberCount}, subscribed: ${subscribed}`,
       `queued: ${queued} in ${seconds.toFixed(2)} s (${Math.round(queued / seconds)} messages/s)`,
-      `outbox rows: ${rows}, distinct recipients: ${distinctCount}, queued by a repeat: ${again.queued}`,
+      `outbox rows: ${rows}, distinct recipients: ${distinctCount}, to unsubscribed: ${toUnsubscribed}, queued by a repeat: ${again.queued}`,
       `memory: rss ${mib(baseline.rss)} -> peak ${mib(peakRss)} MiB; heap ${mib(baseline.heapUsed)} -> peak ${mib(peakHeap)} MiB`,
-      queued === subscribed &&
-      rows === subscribed &&
-      distinctCount === subscribed &&
-      again.queued === 0
-        ? 'ok: every subscribed member queued exactly once'
+      ok
+        ? 'ok: every subscribed member queued exactly once, unsubscribed members skipped'
         : 'MISMATCH',
     ].join('\n') + '\n',
   )
+  if (!ok) process.exitCode = 1
 } finally {
   await database.close()
   await drop()

@@ -70,7 +70,14 @@ describe('the admin CLI', () => {
   it('prints help for every command and for itself, exit 0, without opening a database', async () => {
     const all = await admin(untouched, ['--help'])
     expect(all.code).toBe(0)
-    for (const command of ['create-superuser', 'promote', 'set-password', 'invite-codes']) {
+    for (const command of [
+      'create-superuser',
+      'promote',
+      'set-password',
+      'invite-codes',
+      'import-chatlog',
+      'waitlist',
+    ]) {
       expect(all.stdout).toContain(command)
       const one = await admin(untouched, [command, '--help'])
       expect(one.code).toBe(0)
@@ -201,10 +208,16 @@ describe('the admin CLI', () => {
     expect(unreadable.stderr).toBe('podclub: file: cannot read "/nonexistent/chat.txt" (ENOENT)\n')
     expect(unreadable.code).toBe(2)
 
+    const promoted = await admin(dataDir, ['promote', 'host.cli'], target.env)
+    expect(promoted.stdout).toBe('host.cli is now a super user.\n')
+    expect(promoted.code).toBe(0)
+
     const again = await target.open()
     try {
       const [row] = await again.db.select().from(podclubs).where(eq(podclubs.id, podclubId))
       expect(row!.chatlog).toBe('19:00:01 From maya.r to Everyone : hi\nsecond line\n')
+      const [host] = await again.db.select().from(users).where(eq(users.username, 'host.cli'))
+      expect(host!.isSuperuser).toBe(true)
     } finally {
       await again.close()
     }
