@@ -190,9 +190,9 @@ export async function seedDemo(db: Db, clock: Clock): Promise<{ seeded: boolean 
       }
       if (plan.status === 'upcoming' && attendees.length === 9) {
         // A full podclub with two members on its seat waitlist, next in line first.
-        await tx.insert(seatWaitlist).values(
-          [who(i + 10), who(i + 11)].map((u) => ({ podclubId: club!.id, userId: u.id })),
-        )
+        await tx
+          .insert(seatWaitlist)
+          .values([who(i + 10), who(i + 11)].map((u) => ({ podclubId: club!.id, userId: u.id })))
       }
       if (plan.status === 'completed' && attendees.length > 0) {
         await tx.insert(hindsights).values(
