@@ -180,6 +180,10 @@ describe('poll window', () => {
       optionId: 1,
     })
     expect(screen.getByText('Vote submitted successfully!')).toHaveAttribute('role', 'status')
+    // Right before the status that takes focus, so it is in view where the page scrolls to.
+    expect(screen.getByText('You have voted. Thank you!').previousElementSibling).toBe(
+      screen.getByText('Vote submitted successfully!'),
+    )
     const confetti = screen.getByTestId('confetti')
     expect(confetti).toHaveAttribute('aria-hidden', 'true')
     expect(confetti.children).toHaveLength(CONFETTI_PIECES)

@@ -110,12 +110,6 @@ export function PollWindow({ pollId, voteCode }: PollWindowProps) {
         </p>
       </div>
 
-      {/* Always in the page, so the message is announced when it appears; it lasts as long as
-          the celebration, across a reload too. */}
-      <p role="status" className="font-mono text-sm font-semibold text-accent empty:hidden">
-        {celebrateUntil !== null ? 'Vote submitted successfully!' : ''}
-      </p>
-
       <ol aria-label="Options, most votes first" className="grid gap-3">
         {poll.results.map((option, index) => (
           <PollOption
@@ -129,7 +123,13 @@ export function PollWindow({ pollId, voteCode }: PollWindowProps) {
         ))}
       </ol>
 
-      <PollFooter poll={poll} voteCode={voteCode} hasVoted={hasVoted} statusRef={status} />
+      <PollFooter
+        poll={poll}
+        voteCode={voteCode}
+        hasVoted={hasVoted}
+        isCelebrating={celebrateUntil !== null}
+        statusRef={status}
+      />
 
       {poll.is_active ? <VoteCodeCard pollId={pollId} /> : null}
     </ContentLayout>
@@ -140,6 +140,7 @@ type PollFooterProps = {
   poll: Poll
   voteCode?: string
   hasVoted: boolean
+  isCelebrating: boolean
   statusRef: React.RefObject<HTMLParagraphElement | null>
 }
 
@@ -149,10 +150,16 @@ function statusText(poll: Poll, hasVoted: boolean) {
   return 'Voting is open'
 }
 
-function PollFooter({ poll, voteCode, hasVoted, statusRef }: PollFooterProps) {
+function PollFooter({ poll, voteCode, hasVoted, isCelebrating, statusRef }: PollFooterProps) {
   const expires = new Date(poll.expires_at)
   return (
     <footer className="grid gap-3 border-t border-line pt-4 font-mono text-sm">
+      {/* Beside the status that takes focus after a vote, so it is in view on any screen (the
+          page scrolls there). Always in the page, so it is announced when it appears; it lasts
+          as long as the celebration, across a reload too. */}
+      <p role="status" className="font-semibold text-accent empty:hidden">
+        {isCelebrating ? 'Vote submitted successfully!' : ''}
+      </p>
       <p ref={statusRef} tabIndex={-1} className="font-semibold outline-none">
         {statusText(poll, hasVoted)}
       </p>
@@ -170,7 +177,7 @@ function PollFooter({ poll, voteCode, hasVoted, statusRef }: PollFooterProps) {
         {voteCode ? (
           <>
             <dt className="text-ink-muted">vote code</dt>
-            <dd className="break-all">
+            <dd className="wrap-anywhere">
               {voteCode.slice(0, VOTE_CODE_DISPLAY_LENGTH)}…{' '}
               {poll.vote_code_valid ? (
                 <span>(valid)</span>
