@@ -9,9 +9,10 @@ import { PodclubCard } from './podclub-card'
 function renderCard(
   podclub: Podclub,
   username: string | null,
-  opts: { isPending?: boolean; onToggle?: () => void } = {},
+  opts: { isPending?: boolean; isWaitlistPending?: boolean } = {},
 ) {
-  const onToggle = vi.fn(opts.onToggle)
+  const onToggle = vi.fn()
+  const onToggleWaitlist = vi.fn()
   const router = createMemoryRouter([
     {
       path: '/',
@@ -21,13 +22,15 @@ function renderCard(
           username={username}
           isPending={opts.isPending ?? false}
           onToggle={onToggle}
+          isWaitlistPending={opts.isWaitlistPending ?? false}
+          onToggleWaitlist={onToggleWaitlist}
           share={{ clubInviteCode: 'club-code', appUrl: 'https://podclub.test' }}
         />
       ),
     },
   ])
-  render(<RouterProvider router={router} />)
-  return { onToggle, card: screen.getByRole('article') }
+  const { unmount } = render(<RouterProvider router={router} />)
+  return { onToggle, onToggleWaitlist, unmount, card: screen.getByRole('article') }
 }
 
 const LONG = Array.from({ length: 45 }, (_, i) => `word${i + 1}`).join(' ')
@@ -75,6 +78,71 @@ describe('PodclubCard', () => {
     const { card } = renderCard(podclubFixture({ seats_left: 0 }), 'ada')
     expect(within(card).getByRole('button', { name: '[ registration full ]' })).toBeDisabled()
     expect(card).toHaveTextContent('No seats left')
+  })
+
+  describe('the seat waitlist of a full podclub', () => {
+    const full = (waiting: string[]) =>
+      podclubFixture({
+        seats_left: 0,
+        waitlist_count: waiting.length,
+        seat_waitlist: { waiting },
+      })
+
+    it('offers a member to join it beside the disabled full button, with the line so far', async () => {
+      const podclub = full(['bo', 'cy', 'di'])
+      const { card, onToggleWaitlist, onToggle } = renderCard(podclub, 'ada')
+      expect(within(card).getByRole('button', { name: '[ registration full ]' })).toBeDisabled()
+      const join = within(card).getByRole('button', { name: '[ join waitlist ]' })
+      expect(join).toBeEnabled()
+      expect(join).toHaveAccessibleDescription(
+        '3 on the seat waitlist. Join and a freed seat comes to you in turn.',
+      )
+      await userEvent.click(join)
+      expect(onToggleWaitlist).toHaveBeenCalledWith(podclub, false)
+      expect(onToggle).not.toHaveBeenCalled()
+    })
+
+    it('invites the first one in when nobody waits yet', () => {
+      const { card } = renderCard(full([]), 'ada')
+      expect(
+        within(card).getByRole('button', { name: '[ join waitlist ]' }),
+      ).toHaveAccessibleDescription('Join the seat waitlist and the next freed seat is yours.')
+    })
+
+    it("shows a waiting member's place, politely announced, and lets them leave", async () => {
+      const podclub = full(['bo', 'ada', 'cy'])
+      const { card, onToggleWaitlist } = renderCard(podclub, 'ada')
+      const place = within(card).getByText('#2 on the seat waitlist.')
+      expect(place.closest('[aria-live]')).toHaveAttribute('aria-live', 'polite')
+      expect(within(card).queryByRole('button', { name: '[ join waitlist ]' })).toBeNull()
+      await userEvent.click(within(card).getByRole('button', { name: '[ leave waitlist ]' }))
+      expect(onToggleWaitlist).toHaveBeenCalledWith(podclub, true)
+    })
+
+    it('disables the waitlist button while a join or leave is pending', () => {
+      const { card } = renderCard(full(['ada']), 'ada', { isWaitlistPending: true })
+      const leave = within(card).getByRole('button', { name: '[ leave waitlist ]' })
+      expect(leave).toBeDisabled()
+      expect(leave).toHaveAttribute('aria-busy', 'true')
+      // Only this card's call is pending: the registration button stays as it was.
+      expect(
+        within(card).getByRole('button', { name: '[ registration full ]' }),
+      ).not.toHaveAttribute('aria-busy')
+    })
+
+    it('is not offered to visitors, the podmeister or members holding a seat', () => {
+      const cases: [string | null, Podclub][] = [
+        [null, full(['bo'])],
+        ['host.one', full(['bo'])],
+        ['ada', { ...full(['bo']), api_registered_usernames: { reserved: ['ada'] } }],
+      ]
+      for (const [username, podclub] of cases) {
+        const { card, unmount } = renderCard(podclub, username)
+        expect(within(card).queryByRole('button', { name: /waitlist/ })).toBeNull()
+        expect(card).not.toHaveTextContent('seat waitlist')
+        unmount()
+      }
+    })
   })
 
   it('tells a registered member they are in, with share and cancel', async () => {

@@ -16,12 +16,23 @@ export type PodclubCardProps = {
   /** A register or cancel of this card is on its way. */
   isPending: boolean
   onToggle: (podclub: Podclub, isRegistered: boolean) => void
+  /** A join or leave of this card's seat waitlist is on its way. */
+  isWaitlistPending: boolean
+  onToggleWaitlist: (podclub: Podclub, isWaitlisted: boolean) => void
   /** For the share text: the club code and the public address. */
   share: { clubInviteCode: string; appUrl: string }
 }
 
 /** Spec 1 §2 'podclub card' and §4: what it shows and its five states. */
-export function PodclubCard({ podclub, username, isPending, onToggle, share }: PodclubCardProps) {
+export function PodclubCard({
+  podclub,
+  username,
+  isPending,
+  onToggle,
+  isWaitlistPending,
+  onToggleWaitlist,
+  share,
+}: PodclubCardProps) {
   const isRegistered = !!username && podclub.api_registered_usernames.reserved.includes(username)
   const isHost = !!username && podclub.podmeister.username === username
   const links = deriveLinks([podclub.link_one, podclub.link_two, podclub.link_three])
@@ -130,7 +141,12 @@ export function PodclubCard({ podclub, username, isPending, onToggle, share }: P
             </Button>
           </>
         ) : podclub.seats_left <= 0 ? (
-          <Button disabled>[ registration full ]</Button>
+          <SeatWaitlistControls
+            podclub={podclub}
+            username={username}
+            isPending={isWaitlistPending}
+            onToggle={onToggleWaitlist}
+          />
         ) : (
           <Button
             disabled={isPending}
@@ -142,6 +158,56 @@ export function PodclubCard({ podclub, username, isPending, onToggle, share }: P
         )}
       </div>
     </article>
+  )
+}
+
+/**
+ * Beyond the spec: a full podclub keeps its disabled '[ registration full ]' and offers its seat
+ * waitlist beside it. The texts say 'seat waitlist', never plain 'waitlist', so nobody mistakes
+ * it for the club's invite waitlist at /waitlist.
+ */
+function SeatWaitlistControls({
+  podclub,
+  username,
+  isPending,
+  onToggle,
+}: {
+  podclub: Podclub
+  username: string
+  isPending: boolean
+  onToggle: (podclub: Podclub, isWaitlisted: boolean) => void
+}) {
+  const place = podclub.seat_waitlist.waiting.indexOf(username) + 1
+  const isWaitlisted = place > 0
+  const others = podclub.waitlist_count - (isWaitlisted ? 1 : 0)
+  const noteId = `podclub-${podclub.id}-seat-waitlist`
+  return (
+    <>
+      {/* Polite live region: joining or leaving reads the new place out once the feed reloads. */}
+      <p id={noteId} aria-live="polite" className="w-full text-sm">
+        {isWaitlisted ? (
+          <>
+            <strong className="font-mono">#{place} on the seat waitlist.</strong> A freed seat goes
+            to you in turn, and we&apos;ll <span className="whitespace-nowrap">e-mail</span> you.
+          </>
+        ) : others > 0 ? (
+          `${others} on the seat waitlist. Join and a freed seat comes to you in turn.`
+        ) : (
+          'Join the seat waitlist and the next freed seat is yours.'
+        )}
+      </p>
+      <Button disabled>[ registration full ]</Button>
+      <Button
+        variant="outline"
+        disabled={isPending}
+        aria-busy={isPending || undefined}
+        aria-describedby={noteId}
+        onClick={() => onToggle(podclub, isWaitlisted)}
+      >
+        {isPending ? <Spinner /> : null}
+        {isWaitlisted ? '[ leave waitlist ]' : '[ join waitlist ]'}
+      </Button>
+    </>
   )
 }
 

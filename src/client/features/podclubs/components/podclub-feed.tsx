@@ -6,6 +6,7 @@ import { toast } from '#client/lib/toast'
 import { usePublicConfig } from '#client/features/config/api/get-public-config'
 import { useUpcomingPodclubs } from '../api/get-upcoming-podclubs'
 import { useToggleRegistration } from '../api/toggle-registration'
+import { useToggleSeatWaitlist } from '../api/toggle-seat-waitlist'
 import { buildFeed, type BlockType } from '../lib/build-feed'
 import { PodclubCard } from './podclub-card'
 
@@ -23,6 +24,7 @@ export function PodclubFeed({ username, renderBlock }: PodclubFeedProps) {
   const feed = useUpcomingPodclubs()
   const config = usePublicConfig()
   const toggle = useToggleRegistration()
+  const waitlist = useToggleSeatWaitlist()
 
   if (feed.isPending) {
     return (
@@ -70,6 +72,30 @@ export function PodclubFeed({ username, renderBlock }: PodclubFeedProps) {
     })
   }
 
+  const handleToggleWaitlist = (podclub: Podclub, isWaitlisted: boolean) => {
+    waitlist.mutate(podclub.id, {
+      onSuccess: (state) =>
+        toast(
+          state.waitlisted
+            ? {
+                title: 'Joined the seat waitlist',
+                description: state.position
+                  ? `You're #${state.position} in line for a freed seat.`
+                  : undefined,
+              }
+            : { title: 'Left the seat waitlist' },
+        ),
+      onError: (error) =>
+        toast({
+          title: isWaitlisted
+            ? 'Failed to leave the seat waitlist'
+            : 'Failed to join the seat waitlist',
+          description: isApiError(error) ? error.message : undefined,
+          variant: 'destructive',
+        }),
+    })
+  }
+
   return (
     <ul
       aria-label="Upcoming podclubs"
@@ -83,6 +109,8 @@ export function PodclubFeed({ username, renderBlock }: PodclubFeedProps) {
               username={username}
               isPending={toggle.isPending && toggle.variables === item.podclub.id}
               onToggle={handleToggle}
+              isWaitlistPending={waitlist.isPending && waitlist.variables === item.podclub.id}
+              onToggleWaitlist={handleToggleWaitlist}
               share={share}
             />
           ) : (
