@@ -1,10 +1,11 @@
-import { ExternalLink } from 'lucide-react'
+import { CalendarPlus, ExternalLink } from 'lucide-react'
 import type { PodclubDetail } from '#contract/podclub-detail'
 import { ClubTime } from '#client/components/club-time'
 import { Badge } from '#client/components/ui/badge'
 import { Card, CardTitle } from '#client/components/ui/card'
 import { LinkifiedText } from '#client/components/ui/linkified-text'
 import { deriveLinks } from '#client/lib/links'
+import { podclubCalendarUrl } from '../api/get-podclub-calendar'
 
 const LOCATIONS = { zoom: 'Zoom (online)', nyc: 'NYC Office' } as const
 
@@ -56,17 +57,33 @@ export function PodclubDetailsCard({ podclub }: { podclub: PodclubDetail }) {
       <CardTitle id="details-title">details</CardTitle>
       <dl className="grid gap-x-6 gap-y-3 sm:grid-cols-[max-content_1fr]">
         <dt className="font-mono text-sm text-ink-muted">date and time</dt>
-        <dd>
+        <dd className="grid justify-items-start gap-1">
           <ClubTime
             startsAt={podclub.starts_at}
             prettyDate={podclub.pretty_date}
             prettyTime={podclub.pretty_time}
           />
+          {podclub.status === 'upcoming' ? (
+            <a
+              href={podclubCalendarUrl(podclub.id)}
+              download={`podclub-${podclub.id}.ics`}
+              className="-my-1 inline-flex items-center gap-1 py-1 font-mono text-sm text-accent underline underline-offset-2"
+            >
+              <CalendarPlus aria-hidden className="size-3.5" />
+              add to calendar
+            </a>
+          ) : null}
         </dd>
         <dt className="font-mono text-sm text-ink-muted">location</dt>
         <dd>{podclub.location ? LOCATIONS[podclub.location] : 'Online'}</dd>
         <dt className="font-mono text-sm text-ink-muted">seats available</dt>
         <dd>{seatsLabel(podclub.seats_left)}</dd>
+        {podclub.waitlist_count > 0 ? (
+          <>
+            <dt className="font-mono text-sm text-ink-muted">seat waitlist</dt>
+            <dd>{podclub.waitlist_count} waiting for a freed seat</dd>
+          </>
+        ) : null}
         <dt className="font-mono text-sm text-ink-muted">status</dt>
         <dd>
           <Badge variant="outline">{podclub.status}</Badge>

@@ -8,6 +8,7 @@ import { Avatar } from '#client/components/ui/avatar'
 import { Badge } from '#client/components/ui/badge'
 import { Button } from '#client/components/ui/button'
 import { Card, CardTitle } from '#client/components/ui/card'
+import { CalendarLinkCard } from './calendar-link-card'
 
 function memberSince(iso: string) {
   const date = new Date(iso)
@@ -70,7 +71,10 @@ function PastItem({ podclub }: { podclub: ProfilePodclub }) {
   )
 }
 
-/** The member's page: who they are, their cred, and their upcoming and past podclubs. */
+/**
+ * The member's page: who they are, their cred, their upcoming and past podclubs, and their
+ * calendar link.
+ */
 export function ProfileView({ profile }: { profile: Profile }) {
   const { user } = profile
   const stats = [
@@ -121,6 +125,8 @@ export function ProfileView({ profile }: { profile: Profile }) {
           </ul>
         )}
       </Card>
+
+      <CalendarLinkCard calendarUrl={profile.calendar_url} />
 
       <Card aria-labelledby="past-title">
         <CardTitle id="past-title">past podclubs</CardTitle>

@@ -1,0 +1,22 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { resetCalendarLinkResponseSchema } from '#contract/profile'
+import { api } from '#client/lib/api-client'
+import { profileQueryOptions } from './get-profile'
+
+/** POST /profile/calendar_link/ makes a new secret calendar feed URL; the old one answers 404. */
+export function resetCalendarLink() {
+  return api.post('/profile/calendar_link/', resetCalendarLinkResponseSchema)
+}
+
+/** Resets the link and puts the new one into the profile on screen at once. */
+export function useResetCalendarLink() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: resetCalendarLink,
+    onSuccess: ({ calendar_url }) => {
+      queryClient.setQueryData(profileQueryOptions().queryKey, (profile) =>
+        profile ? { ...profile, calendar_url } : profile,
+      )
+    },
+  })
+}
