@@ -105,6 +105,10 @@ describe('demo data', () => {
     expect(panel.waitlist.length).toBeGreaterThan(0)
     expect(panel.suggestions.length).toBeGreaterThan(0)
     expect(panel.feedback.length).toBeGreaterThan(0)
+    for (const list of [panel.waitlist, panel.suggestions, panel.feedback]) {
+      const dates = list.map((entry) => entry.date_created)
+      expect(dates, 'newest first').toEqual([...dates].sort().reverse())
+    }
 
     const [member] = await t.db.select().from(users).where(eq(users.username, 'maya.r'))
     const res = await createAgent(t.app).login(member!.username, DEMO_PASSWORD)

@@ -339,7 +339,8 @@ export async function seedDemo(db: Db, clock: Clock): Promise<{ seeded: boolean 
       await tx.update(users).set({ inviteCodeId: code!.id }).where(eq(users.id, newcomer.id))
     }
 
-    // What visitors and members have sent in: the invite waitlist, podcast ideas, feedback.
+    // What visitors and members have sent in: the invite waitlist, podcast ideas, feedback,
+    // each oldest first so their ids follow time as they would (the panel lists newest id first).
     await tx
       .insert(waitlistEntries)
       .values(
@@ -351,7 +352,7 @@ export async function seedDemo(db: Db, clock: Clock): Promise<{ seeded: boolean 
           email: email!,
           how: how!,
           favoritePodcast: favoritePodcast!,
-          createdAt: new Date(now.getTime() - (k + 1) * 5 * 3_600_000),
+          createdAt: new Date(now.getTime() - (3 - k) * 5 * 3_600_000),
         })),
       )
       .onConflictDoNothing()
@@ -360,13 +361,13 @@ export async function seedDemo(db: Db, clock: Clock): Promise<{ seeded: boolean 
         userId: who(1).id,
         podcastLink: 'https://podcasts.apple.com/us/podcast/song-exploder/id788236947',
         reason: 'Musicians taking one song apart: every episode starts an argument.',
-        createdAt: addDays(now, -3),
+        createdAt: addDays(now, -6),
       },
       {
         userId: who(4).id,
         podcastLink: 'https://open.spotify.com/show/reply-all-demo',
         reason: '',
-        createdAt: addDays(now, -6),
+        createdAt: addDays(now, -3),
       },
     ])
     await tx.insert(feedback).values([
@@ -374,13 +375,13 @@ export async function seedDemo(db: Db, clock: Clock): Promise<{ seeded: boolean 
         userId: who(2).id,
         podcastLink: '',
         description: 'The 10-minute Zoom reminder saved me last week. More of those, please.',
-        createdAt: addDays(now, -2),
+        createdAt: addDays(now, -8),
       },
       {
         userId: who(5).id,
         podcastLink: 'https://example.com/episode',
         description: 'Could in-person podclubs start at 7:30? 7:00 is tight after work.',
-        createdAt: addDays(now, -8),
+        createdAt: addDays(now, -2),
       },
     ])
     return { seeded: true }

@@ -22,7 +22,7 @@ export function WaitlistTable({ entries }: { entries: ControlPanel['waitlist'] }
               <TableCell className="whitespace-nowrap">
                 {formatListDate(entry.date_created)}
               </TableCell>
-              <TableCell className="break-all">{entry.email}</TableCell>
+              <TableCell className="whitespace-nowrap">{entry.email}</TableCell>
               <TableCell>{entry.how}</TableCell>
               <TableCell>{entry.favorite_podcast}</TableCell>
             </TableRow>

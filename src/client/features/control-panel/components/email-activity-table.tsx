@@ -24,8 +24,9 @@ export function EmailActivityTable({ emails }: { emails: ControlPanel['email_tra
               <TableCell className="whitespace-nowrap">
                 {formatActivityDate(email.date_created)}
               </TableCell>
-              <TableCell className="[overflow-wrap:anywhere]">{email.email}</TableCell>
-              <TableCell>{email.subject}</TableCell>
+              {/* The table scrolls on a phone: an address stays whole rather than split. */}
+              <TableCell className="whitespace-nowrap">{email.email}</TableCell>
+              <TableCell className="min-w-64">{email.subject}</TableCell>
               <TableCell>
                 <span
                   className={cn(
