@@ -400,10 +400,14 @@ describe('Splash', () => {
       expect(typed()).toBe(WORDMARK.slice(0, n))
     }
     expect(tagline()).toHaveClass('opacity-0')
+    expect(document.querySelector('[data-cursor]')).toHaveClass('animate-pulse')
     act(() => {
       vi.advanceTimersByTime(300)
     })
     expect(tagline()).toHaveClass('opacity-100')
+    // The cursor has done its job once the tagline is up.
+    expect(document.querySelector('[data-cursor]')).toHaveClass('opacity-0')
+    expect(document.querySelector('[data-cursor]')).not.toHaveClass('animate-pulse')
     // The screen-reader text is whole from the start.
     expect(screen.getByText(WORDMARK, { selector: '.sr-only' })).toBeInTheDocument()
   })

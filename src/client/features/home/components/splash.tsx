@@ -145,8 +145,13 @@ export function Splash({ onDismiss, onGone }: { onDismiss?: () => void; onGone: 
           </span>
           <span
             aria-hidden
-            className={`ml-1 inline-block w-[0.5ch] animate-pulse bg-paper motion-reduce:animate-none ${
-              typed < WORDMARK.length || !hasTagline ? '' : 'opacity-0'
+            data-cursor
+            // The cursor blinks while typing and goes once the tagline is up (a running pulse
+            // would override the opacity, so it stops too).
+            className={`ml-1 inline-block w-[0.5ch] bg-paper ${
+              typed < WORDMARK.length || !hasTagline
+                ? 'animate-pulse motion-reduce:animate-none'
+                : 'opacity-0'
             }`}
           >
             &nbsp;
