@@ -138,23 +138,22 @@ export function Splash({ onDismiss, onGone }: { onDismiss?: () => void; onGone: 
     >
       <div aria-hidden />
       <div className="grid justify-items-center gap-4 text-center">
-        <p className="font-mono text-6xl font-semibold tracking-tight sm:text-8xl">
+        <p className="min-h-[1lh] font-mono text-6xl font-semibold tracking-tight sm:text-8xl">
           <span className="sr-only">{WORDMARK}</span>
-          <span aria-hidden data-wordmark>
-            {WORDMARK.slice(0, typed)}
-          </span>
-          <span
-            aria-hidden
-            data-cursor
-            // The cursor blinks while typing and goes once the tagline is up (a running pulse
-            // would override the opacity, so it stops too).
-            className={`ml-1 inline-block w-[0.5ch] bg-paper ${
-              typed < WORDMARK.length || !hasTagline
-                ? 'animate-pulse motion-reduce:animate-none'
-                : 'opacity-0'
-            }`}
-          >
-            &nbsp;
+          {/* The cursor hangs after the typed letters without taking room, so the wordmark
+              stays centred once the cursor is gone. */}
+          <span aria-hidden className="relative inline-block h-[1lh] align-top">
+            <span data-wordmark>{WORDMARK.slice(0, typed)}</span>
+            <span
+              data-cursor
+              // The cursor blinks while typing and goes once the tagline is up (a running
+              // pulse would override the opacity, so it stops too).
+              className={`absolute inset-y-0 left-full ml-1 w-[0.5ch] bg-paper ${
+                typed < WORDMARK.length || !hasTagline
+                  ? 'animate-pulse motion-reduce:animate-none'
+                  : 'opacity-0'
+              }`}
+            />
           </span>
         </p>
         <p
