@@ -226,7 +226,10 @@ test.describe('control panel with podclubs', () => {
     await expect(confirmed).toContainText('Reminders for seats you hold still come')
   })
 
-  test('the monthly blast asks first, and Cancel sends nothing', async ({ page }) => {
+  test('the monthly blast asks first, goes to every member, and one click keeps a member out of the next', async ({
+    page,
+    playwright,
+  }) => {
     await openPanel(page)
     const ids = [
       await idOf(page, 'The Sound of a Shrinking Room'),
@@ -247,6 +250,49 @@ test.describe('control panel with podclubs', () => {
     await expect(dialog).toHaveCount(0)
     await expect(monthly.getByPlaceholder('podclub ID 1')).toHaveValue(ids[0]!)
     expect(smtp!.messages.filter((m) => m.subject.startsWith('This month'))).toEqual([])
+
+    // Confirmed: every subscribed member gets it, with RFC 8058 one-click headers.
+    const isMonthly = (m: TestSmtp['messages'][number]) => m.subject.startsWith('This month')
+    async function sendMonthly(trio: string[]) {
+      for (const [i, id] of trio.entries())
+        await monthly.getByPlaceholder(`podclub ID ${i + 1}`).fill(id)
+      await page.getByRole('button', { name: '[ send monthly blast ]' }).click()
+      await dialog.getByRole('button', { name: 'Yes, Send Monthly Blast' }).click()
+      const sent = page.getByRole('status').filter({ hasText: 'Monthly Blast Sent' })
+      await expect(sent).toContainText('sent successfully to all members')
+      await expect(monthly.getByPlaceholder('podclub ID 1')).toHaveValue('')
+      const queued = Number(/\((\d+) queued\)/.exec((await sent.textContent()) ?? '')?.[1])
+      return queued
+    }
+    const first = await sendMonthly(ids)
+    expect(first).toBeGreaterThan(5)
+    const toMaya = await waitForSmtp((m) => isMonthly(m) && m.to.includes('mayar@example.com'))
+    expect(toMaya.text).toContain('The Sound of a Shrinking Room')
+    expect(toMaya.headers['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click')
+    const oneClick = /^<([^>]+)>$/.exec(toMaya.headers['list-unsubscribe'] ?? '')?.[1]
+    expect(oneClick, toMaya.headers['list-unsubscribe']).toBeTruthy()
+
+    // A mail client's one-click POST: no cookie, no CSRF token, a form body.
+    const client = await playwright.request.newContext()
+    const res = await client.post(oneClick!, {
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      data: 'List-Unsubscribe=One-Click',
+    })
+    expect(res.status()).toBe(200)
+    await client.dispose()
+
+    // The next blast (three other podclubs) skips her, and only her.
+    const next = [ids[1]!, ids[2]!, await idOf(page, 'What the Map Leaves Out')]
+    const second = await sendMonthly(next)
+    expect(second).toBe(first - 1)
+    const isSecond = (m: TestSmtp['messages'][number]) =>
+      isMonthly(m) && m.text.includes('What the Map Leaves Out')
+    await expect
+      .poll(() => smtp!.messages.filter(isSecond).length, { timeout: 20_000 })
+      .toBe(second)
+    const recipients = smtp!.messages.filter(isSecond).flatMap((m) => m.to)
+    expect(recipients).not.toContain('mayar@example.com')
+    expect(recipients).toContain('jonb@example.com')
   })
 
   test('an operator quick-registers a member and creates a podclub that joins the upcoming table', async ({
