@@ -4,14 +4,13 @@
 // constant JSON body of the same size, on a fresh database holding 60 upcoming podclubs (some
 // with seats taken). The server runs in a child process (as `npm start` would, on PGlite in a
 // temporary DATA_DIR, or on a fresh database of the PostgreSQL at BENCH_DATABASE_URL); this
-// process is the load generator: keep-alive connections, each sending its next request as
-// soon as the previous answer is read, for the whole duration.
+// process drives the load with autocannon (50 keep-alive connections for 10 s by default).
 import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
-import http from 'node:http'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import autocannon from 'autocannon'
 import pg from 'pg'
 
 type Options = { db: 'pglite' | 'postgres'; duration: number; connections: number }
@@ -157,60 +156,34 @@ async function serve(options: Options) {
 // ---------------------------------------------------------------------------------------------
 // The load generator (this process)
 
-type Result = { requests: number; errors: number; seconds: number; latenciesMs: Float64Array }
+type Result = { rps: number; p50: number; p99: number; requests: number; errors: number }
 
-function load(
+/** autocannon against one path: `connections` keep-alive connections for `seconds`. */
+async function load(
   port: number,
   urlPath: string,
   seconds: number,
   connections: number,
 ): Promise<Result> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: connections })
-  const latencies: number[] = []
-  let errors = 0
-  const deadline = performance.now() + seconds * 1000
-  const once = () =>
-    new Promise<void>((resolve) => {
-      const started = performance.now()
-      const req = http.get({ host: '127.0.0.1', port, path: urlPath, agent }, (res) => {
-        res.on('data', () => {})
-        res.on('end', () => {
-          if (res.statusCode === 200) latencies.push(performance.now() - started)
-          else errors += 1
-          resolve()
-        })
-      })
-      req.on('error', () => {
-        errors += 1
-        resolve()
-      })
-    })
-  const worker = async () => {
-    while (performance.now() < deadline) await once()
-  }
-  const started = performance.now()
-  return Promise.all(Array.from({ length: connections }, worker)).then(() => {
-    agent.destroy()
-    return {
-      requests: latencies.length,
-      errors,
-      seconds: (performance.now() - started) / 1000,
-      latenciesMs: Float64Array.from(latencies).sort(),
-    }
+  const result = await autocannon({
+    url: `http://127.0.0.1:${port}${urlPath}`,
+    connections,
+    duration: seconds,
   })
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    requests: result.requests.total,
+    errors: result.errors + result.timeouts + result.non2xx,
+  }
 }
 
-const percentile = (sorted: Float64Array, p: number) =>
-  sorted.length === 0
-    ? NaN
-    : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
-
 function summary(label: string, r: Result) {
-  const rps = r.requests / r.seconds
   console.log(
-    `${label.padEnd(28)} ${rps.toFixed(0).padStart(7)} req/s   p50 ${percentile(r.latenciesMs, 50)!.toFixed(2).padStart(6)} ms   p99 ${percentile(r.latenciesMs, 99)!.toFixed(2).padStart(6)} ms   (${r.requests} answers, ${r.errors} errors)`,
+    `${label.padEnd(28)} ${r.rps.toFixed(0).padStart(7)} req/s   p50 ${r.p50.toFixed(2).padStart(6)} ms   p99 ${r.p99.toFixed(2).padStart(6)} ms   (${r.requests} answers, ${r.errors} errors)`,
   )
-  return rps
+  return r.rps
 }
 
 async function run(options: Options) {
@@ -242,7 +215,7 @@ async function run(options: Options) {
     const feedRps = summary('GET /all_upcoming_podclubs/', feed)
     const referenceRps = summary('reference (constant body)', reference)
     const ratio = feedRps / referenceRps
-    const p99 = percentile(feed.latenciesMs, 99)!
+    const p99 = feed.p99
     console.log(
       `feed / reference: ${ratio.toFixed(2)} (goal >= 0.5); feed p99 ${p99.toFixed(1)} ms (goal < 50)`,
     )
