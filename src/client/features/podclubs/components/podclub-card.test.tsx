@@ -165,6 +165,20 @@ describe('PodclubCard', () => {
     expect(button).toHaveAttribute('aria-busy', 'true')
   })
 
+  it('offers no seat changes once the podclub has started', () => {
+    const started = podclubFixture({ starts_at: new Date(Date.now() - 60_000).toISOString() })
+    const { card, unmount } = renderCard(started, 'ada.l')
+    expect(within(card).queryByRole('button', { name: /register/ })).toBeNull()
+    expect(card).toHaveTextContent('This podclub has started: seats can no longer change.')
+    unmount()
+    const seated = renderCard(
+      { ...started, api_registered_usernames: { reserved: ['ada.l'] } },
+      'ada.l',
+    )
+    expect(within(seated.card).queryByRole('button', { name: '[ cancel ]' })).toBeNull()
+    expect(seated.card).toHaveTextContent("It's on now: you have a seat, see you there!")
+  })
+
   it('does not offer the podmeister a seat', () => {
     const { card } = renderCard(podclubFixture(), 'host.one')
     expect(card).toHaveTextContent("You're the podmeister of this one.")

@@ -35,6 +35,10 @@ export function PodclubCard({
 }: PodclubCardProps) {
   const isRegistered = !!username && podclub.api_registered_usernames.reserved.includes(username)
   const isHost = !!username && podclub.podmeister.username === username
+  // The feed lists a podclub until an operator completes it; once it has begun, the server
+  // refuses seat changes, so the card stops offering them.
+  const [shownAt] = useState(Date.now)
+  const hasStarted = new Date(podclub.starts_at).getTime() <= shownAt
   const links = deriveLinks([podclub.link_one, podclub.link_two, podclub.link_three])
   const keywords = [podclub.keyword_one, podclub.keyword_two, podclub.keyword_three]
     .map((k) => k.trim())
@@ -122,6 +126,12 @@ export function PodclubCard({
           <Button asChild variant="outline">
             <Link to="/login">[ login to register ]</Link>
           </Button>
+        ) : hasStarted && !isHost ? (
+          <p className="w-full text-sm">
+            {isRegistered
+              ? "It's on now: you have a seat, see you there!"
+              : 'This podclub has started: seats can no longer change.'}
+          </p>
         ) : isHost ? (
           <>
             <p className="w-full text-sm">You&apos;re the podmeister of this one.</p>
