@@ -16,6 +16,12 @@ describe('maskUrl', () => {
     ['/unsubscribe/one-click/12/signedtoken', '/unsubscribe/one-click/12/***'],
     ['/home?skipSplash=true&token=x', '/home?skipSplash=***&token=***'],
     ['/api/v1/whoami/', '/api/v1/whoami/'],
+    // Other spellings of the same routes, as the router would match them.
+    ['/%70assword-reset/abc123', '/password-reset/***'],
+    ['/api/v1/%70olls/4/SECRETCODE/', '/api/v1/polls/4/***/'],
+    ['/%63alendar/feedtoken.ics', '/calendar/***'],
+    ['/unsubscribe/%31%32/signedtoken', '/unsubscribe/12/***'],
+    ['/podclubs/a%2Fb', '/podclubs/a%2Fb'],
   ])('%s is logged as %s', (url, masked) => {
     expect(maskUrl(url)).toBe(masked)
   })

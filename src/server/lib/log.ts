@@ -13,9 +13,17 @@ const SECRET_SEGMENTS: RegExp[] = [
   /^(\/(?:api\/v1\/)?confirm[-_]?email\/)[^?#]+/i,
 ]
 
-/** A URL fit for the log: secret path segments and every query value replaced by `***`. */
+/**
+ * A URL fit for the log: secret path segments and every query value replaced by `***`. The router
+ * decodes the path before matching, so `/%70olls/...` reaches the same route as `/polls/...`:
+ * letters, digits and `-._~` are decoded first, so that every spelling is masked alike.
+ */
 export function maskUrl(url: string): string {
-  const [path = '', query] = url.split(/\?(.*)/s, 2)
+  const [rawPath = '', query] = url.split(/\?(.*)/s, 2)
+  const path = rawPath.replace(/%([0-9a-f]{2})/gi, (escape, hex: string) => {
+    const char = String.fromCharCode(Number.parseInt(hex, 16))
+    return /[\w.~-]/.test(char) ? char : escape
+  })
   let masked = path
   for (const pattern of SECRET_SEGMENTS) masked = masked.replace(pattern, '$1***')
   if (query === undefined) return masked
