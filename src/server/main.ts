@@ -1,4 +1,3 @@
-import { Redis } from 'ioredis'
 import { buildApp, clientDistDir } from './app'
 import { DataDirInUseError, openDatabase } from './db/client'
 import { bootstrap, resolveSessionSecret } from './features/auth/bootstrap'
@@ -12,6 +11,7 @@ import { ensureClientBuilt } from './lib/client-build'
 import { systemClock } from './lib/clock'
 import { EnvError, parseEnv } from './lib/env'
 import { createLogger } from './lib/log'
+import { connectRedis } from './lib/redis'
 
 /** Reads settings, opens the database, serves the page and the API, and closes cleanly. */
 async function main() {
@@ -106,21 +106,9 @@ async function main() {
     await stopIfAsked()
   }
 
-  const redis = env.REDIS_URL
-    ? new Redis(env.REDIS_URL, { maxRetriesPerRequest: 1, enableOfflineQueue: false })
-    : undefined
-  // Without a listener ioredis prints every connection error itself. While Redis is away the
-  // rate limits count in the database, and /readyz says so.
-  let redisDown = false
-  redis?.on('error', (err: Error) => {
-    if (!redisDown) log.warn({ err: { message: err.message } }, 'redis is unreachable')
-    redisDown = true
-  })
+  // While Redis is away the rate limits count in the database, and /readyz says so.
+  const redis = env.REDIS_URL ? connectRedis(env.REDIS_URL, log) : undefined
   if (redis) opened.push(() => redis.disconnect())
-  redis?.on('ready', () => {
-    if (redisDown) log.info('redis is reachable again')
-    redisDown = false
-  })
   const transport = env.SMTP_URL
     ? createSmtpTransport(env.SMTP_URL)
     : createLogTransport(log.child({ component: 'mail' }))

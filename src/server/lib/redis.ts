@@ -1,0 +1,26 @@
+import { Redis, type RedisOptions } from 'ioredis'
+
+type Log = {
+  warn: (obj: object, message: string) => void
+  info: (message: string) => void
+}
+
+/**
+ * The Redis client for rate-limit counters (REDIS_URL). Commands fail at once while it is away
+ * (no offline queue), so the rate limits count in the database instead; `/readyz` reports it.
+ * Its connection errors go to the process's log, once per outage: without a listener ioredis
+ * prints every one of them to stderr itself, outside the log.
+ */
+export function connectRedis(url: string, log: Log, options: RedisOptions = {}): Redis {
+  const redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, ...options })
+  let down = false
+  redis.on('error', (err: Error) => {
+    if (!down) log.warn({ err: { message: err.message } }, 'redis is unreachable')
+    down = true
+  })
+  redis.on('ready', () => {
+    if (down) log.info('redis is reachable again')
+    down = false
+  })
+  return redis
+}
