@@ -42,9 +42,22 @@ describe('settings', () => {
     ['ADMIN_PASSWORD', 'short'],
     ['CLUB_INVITE_CODE', 'has space'],
     ['LOG_LEVEL', 'loud'],
+    ['TRUST_PROXY', 'true'],
+    ['TRUST_PROXY', '*'],
+    ['TRUST_PROXY', '10.0.0.0/33'],
+    ['TRUST_PROXY', 'proxy.internal'],
   ])('refuses %s=%s with a message naming it', (name, value) => {
     expect(() => parseEnv({ [name]: value })).toThrow(EnvError)
     expect(() => parseEnv({ [name]: value })).toThrow(new RegExp(`\\b${name}\\b`))
+  })
+
+  it.each([
+    ['0', false],
+    ['1', 1],
+    ['10.0.0.0/8, 192.0.2.1', ['10.0.0.0/8', '192.0.2.1']],
+    ['2001:db8::/32', ['2001:db8::/32']],
+  ])('reads TRUST_PROXY=%s as a hop count or a list of proxies', (value, parsed) => {
+    expect(parseEnv({ TRUST_PROXY: value }).TRUST_PROXY).toEqual(parsed)
   })
 
   it('stops the server at start on a bad setting', () => {

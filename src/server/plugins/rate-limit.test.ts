@@ -1,8 +1,10 @@
 import { Redis } from 'ioredis'
+import { buildApp } from '../app'
+import { parseEnv } from '../lib/env'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { authLimits } from '../features/auth/auth.routes'
-import { buildTestApp, createAgent, createUser, type TestApp } from '../testing/test-app'
-import { networkOf } from './rate-limit'
+import { buildTestApp, createAgent, createUser, TEST_ENV, type TestApp } from '../testing/test-app'
+import { limitKeys, networkOf } from './rate-limit'
 
 let t: TestApp
 beforeAll(async () => {
@@ -77,6 +79,47 @@ describe('TRUST_PROXY', () => {
     } finally {
       await proxied.close()
     }
+  })
+
+  it("with the proxies' addresses, believes X-Forwarded-For only as far as them", async () => {
+    const clientIp = async (setting: string, remoteAddress: string, forwardedFor: string) => {
+      const app = await buildApp(
+        { ...t.deps, env: parseEnv({ ...TEST_ENV, TRUST_PROXY: setting }) },
+        {
+          extraApiRoutes: async (api) => {
+            api.get('/test/ip/', { config: { access: 'public' } }, async (request) => ({
+              ip: request.ip,
+              key: limitKeys.address(request),
+            }))
+          },
+        },
+      )
+      try {
+        const res = await app.inject({
+          method: 'GET',
+          url: '/api/v1/test/ip/',
+          remoteAddress,
+          headers: { 'x-forwarded-for': forwardedFor },
+        })
+        return res.json<{ ip: string; key: string }>()
+      } finally {
+        await app.close()
+      }
+    }
+    const proxies = '10.0.0.0/8, 192.0.2.1'
+    // Through both proxies: the address the outer one saw, whatever the client wrote first.
+    expect(await clientIp(proxies, '10.1.2.3', 'chosen.by.client, 203.0.113.7, 192.0.2.1')).toEqual(
+      { ip: '203.0.113.7', key: 'ip:203.0.113.7' },
+    )
+    // Not from a proxy: the header is the client's own word, and ignored.
+    expect(await clientIp(proxies, '198.51.100.4', '203.0.113.7')).toEqual({
+      ip: '198.51.100.4',
+      key: 'ip:198.51.100.4',
+    })
+    // Two hops: the address the second proxy from us saw; an IPv6 client counts per /64.
+    expect(await clientIp('2', '127.0.0.1', 'chosen.by.client, 2001:db8:5:6::9, 10.0.0.1')).toEqual(
+      { ip: '2001:db8:5:6::9', key: 'ip:2001:db8:5:6::/64' },
+    )
   })
 
   it('is refused at start when set to trust everyone', async () => {
