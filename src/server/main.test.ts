@@ -58,6 +58,9 @@ function startSecondServer(dataDir: string) {
     },
     encoding: 'utf8',
     timeout: 30_000,
+    // A second server that was not refused may hang on the folder it must not have opened:
+    // SIGKILL, so the test fails at its timeout instead of waiting on it forever.
+    killSignal: 'SIGKILL',
   })
 }
 
