@@ -10,6 +10,7 @@ import pg from 'pg'
 import { type Database, openPglite, openPostgres } from './db/client'
 import { eq } from 'drizzle-orm'
 import { inviteCodes, podcasts, podclubs, users, waitlistEntries } from './db/schema/index'
+import { runCli } from './cli'
 import { verifyPassword } from './lib/passwords'
 import { postgresUrlFor } from './testing/test-db'
 
@@ -17,15 +18,32 @@ const root = fileURLToPath(new URL('../../', import.meta.url))
 
 type Result = { code: number | null; stdout: string; stderr: string }
 
-/** `npm run admin -- ...args` as a real process, on PGlite in `dataDir`. */
-function admin(dataDir: string, args: string[], env: Record<string, string> = {}): Promise<Result> {
+/**
+ * `npm run admin -- ...args` on PGlite in `dataDir`, run in this process (a process each would
+ * spend most of the test starting up): what it prints on stdout and stderr, and its exit code.
+ */
+async function admin(
+  dataDir: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<Result> {
+  let progress = ''
+  const result = await runCli(args, {
+    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', ADMIN_PASSWORD: '', ...env },
+    progress: (line) => (progress += line),
+  })
+  return { ...result, stderr: `${progress}${result.stderr}` }
+}
+
+/** The same as a real process, as `npm run admin` starts it. */
+function adminProcess(dataDir: string, args: string[]): Promise<Result> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       ['--import', 'tsx', 'src/server/cli.ts', ...args],
       {
         cwd: root,
-        env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', ADMIN_PASSWORD: '', ...env },
+        env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', ADMIN_PASSWORD: '' },
         encoding: 'utf8',
         timeout: 60_000,
       },
@@ -66,6 +84,20 @@ describe('the admin CLI', () => {
     await rm(dataDir, { recursive: true, force: true })
     await rm(untouched, { recursive: true, force: true })
   })
+
+  it('runs as a program: its output on stdout and stderr, exit 0 or 2', async () => {
+    const help = await adminProcess(untouched, ['--help'])
+    expect(help.code).toBe(0)
+    expect(help.stdout).toMatch(/^Usage: npm run admin -- <command>[^]*Commands:[^]*invite-codes/)
+    expect(help.stderr).toBe('')
+    const refused = await adminProcess(untouched, ['invite-codes', 'ten'])
+    expect(refused.code).toBe(2)
+    expect(refused.stdout).toBe('')
+    expect(refused.stderr).toBe(
+      'podclub: count: must be a whole number from 1 to 500 (got "ten")\n',
+    )
+    expect(existsSync(untouched)).toBe(false)
+  }, 60_000)
 
   it('prints help for every command and for itself, exit 0, without opening a database', async () => {
     const all = await admin(untouched, ['--help'])

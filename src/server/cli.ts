@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs'
+import { readFileSync, realpathSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 import { desc, eq } from 'drizzle-orm'
 import type { z } from 'zod'
 import { emailSchema, usernameSchema } from '#contract/auth'
@@ -22,7 +23,12 @@ type Command = {
   summary: string
   /** Checks the arguments before anything is opened; returns what `run` needs. */
   parse: (args: string[]) => Record<string, string | number>
-  run: (db: Db, env: Env, input: Record<string, string | number>) => Promise<string>
+  run: (
+    db: Db,
+    env: Env,
+    input: Record<string, string | number>,
+    progress: (message: string) => void,
+  ) => Promise<string>
 }
 
 function check<T>(schema: z.ZodType<T>, value: string | undefined, name: string): T {
@@ -107,7 +113,7 @@ const commands: Record<string, Command> = {
       }
       return { count }
     },
-    run: async (db, env, { count }) => {
+    run: async (db, env, { count }, progress) => {
       const codes = Array.from({ length: Number(count) }, () => randomToken(9))
       for (let done = 0; done < codes.length; done += 100) {
         await db.insert(inviteCodes).values(codes.slice(done, done + 100).map((code) => ({ code })))
@@ -134,7 +140,7 @@ const commands: Record<string, Command> = {
       }
       return { id, chatlog: check(updateChatlogBodySchema.shape.chatlog, chatlog, 'file') }
     },
-    run: async (db, env, { id, chatlog }) => {
+    run: async (db, env, { id, chatlog }, progress) => {
       progress(`saving ${String(chatlog).split('\n').length} lines...`)
       const deps = {
         env,
@@ -184,11 +190,6 @@ const commands: Record<string, Command> = {
   },
 }
 
-/** Progress of long work goes to stderr, so stdout stays the result alone. */
-function progress(message: string) {
-  process.stderr.write(`podclub: ${message}\n`)
-}
-
 function commandUsage(name: string): string {
   const args = commands[name]!.args.join(' ')
   return args || 'no arguments'
@@ -215,7 +216,11 @@ first: one process at a time may open DATA_DIR.`
 
 const isHelp = (arg: string | undefined) => arg === '--help' || arg === '-h' || arg === 'help'
 
-async function run(argv: string[]): Promise<string> {
+async function run(
+  argv: string[],
+  source: Record<string, string | undefined>,
+  progress: (message: string) => void,
+): Promise<string> {
   const [name, ...args] = argv
   if (name === undefined || isHelp(name)) {
     if (args[0] && Object.hasOwn(commands, args[0])) return help(args[0])
@@ -229,10 +234,10 @@ async function run(argv: string[]): Promise<string> {
   if (option !== undefined) throw new UsageError(`${name}: unknown option "${option}"`)
   // Every argument is checked before the database is opened (and DATA_DIR locked).
   const input = command.parse(args)
-  const env = parseEnv()
+  const env = parseEnv(source)
   const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR })
   try {
-    return await command.run(database.db, env, input)
+    return await command.run(database.db, env, input, progress)
   } catch (err) {
     const index = uniqueViolation(err)
     const known = index === undefined ? undefined : uniqueFieldErrors[index]
@@ -243,17 +248,46 @@ async function run(argv: string[]): Promise<string> {
   }
 }
 
-run(process.argv.slice(2)).then(
-  (out) => {
-    console.log(out)
-    process.exit(0)
-  },
-  (err: unknown) => {
+export type CliResult = { code: 0 | 1 | 2; stdout: string; stderr: string }
+
+/**
+ * One admin command, as `npm run admin -- ...argv` runs it: what it prints and its exit code (2
+ * for bad input or a refusal the user can act on). Progress of long work goes to `progress` as it
+ * happens (stderr), so stdout stays the result alone.
+ */
+export async function runCli(
+  argv: string[],
+  opts: {
+    env?: Record<string, string | undefined>
+    progress?: (line: string) => void
+  } = {},
+): Promise<CliResult> {
+  const { env = process.env, progress = (line) => process.stderr.write(line) } = opts
+  try {
+    const out = await run(argv, env, (message) => progress(`podclub: ${message}\n`))
+    return { code: 0, stdout: `${out}\n`, stderr: '' }
+  } catch (err) {
     const known =
       err instanceof UsageError || err instanceof EnvError || err instanceof DataDirInUseError
     // Never the error as printed by the driver: a failed query's message carries its parameters
     // (a password hash, a token).
-    console.error(`podclub: ${known ? (err as Error).message : String(loggableError(err).message)}`)
-    process.exit(known ? 2 : 1)
-  },
-)
+    const message = known ? (err as Error).message : String(loggableError(err).message)
+    return { code: known ? 2 : 1, stdout: '', stderr: `podclub: ${message}\n` }
+  }
+}
+
+/** Run as a program (`npm run admin`), not imported (tests call `runCli`). */
+function isEntry(): boolean {
+  try {
+    return realpathSync(process.argv[1] ?? '') === realpathSync(fileURLToPath(import.meta.url))
+  } catch {
+    return false
+  }
+}
+if (isEntry()) {
+  void runCli(process.argv.slice(2)).then(({ code, stdout, stderr }) => {
+    process.stdout.write(stdout)
+    process.stderr.write(stderr)
+    process.exit(code)
+  })
+}
