@@ -37,7 +37,7 @@ import { profileRoutes } from './features/profile/profile.routes'
 import { proposalRoutes } from './features/proposals/proposals.routes'
 import { pollRoutes } from './features/polls/polls.routes'
 import { calendarFeedRoutes, calendarRoutes } from './features/calendar/calendar.routes'
-import { accessPlugin } from './plugins/access'
+import { accessPlugin, outsideApiAccessPlugin } from './plugins/access'
 import { errorsPlugin } from './plugins/errors'
 import { rateLimitPlugin } from './plugins/rate-limit'
 import { sessionPlugin } from './plugins/session'
@@ -202,14 +202,22 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
   })
   // Swagger UI puts its own policy (staticCSP) on what it serves, in place of the app's.
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: DOCS_CSP })
-  await app.register(async (spec) => {
-    await spec.register(compress, API_COMPRESSION)
-    spec.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger())
+  // The app's own routes outside the API: each declares that anyone may call it, checked here
+  // at start like the API's (Swagger UI's and the page's files are not ours to declare).
+  await app.register(async (outside) => {
+    await outside.register(outsideApiAccessPlugin)
+    await outside.register(async (spec) => {
+      await spec.register(compress, API_COMPRESSION)
+      spec.get(
+        '/api/openapi.json',
+        { config: { access: 'public' }, schema: { hide: true } },
+        async () => app.swagger(),
+      )
+    })
+    await outside.register(healthRoutes, { deps })
+    await outside.register(oneClickUnsubscribeRoutes, { deps })
+    await outside.register(calendarFeedRoutes, { deps })
   })
-
-  await app.register(healthRoutes, { deps })
-  await app.register(oneClickUnsubscribeRoutes, { deps })
-  await app.register(calendarFeedRoutes, { deps })
   // The API's scope: sessions, CSRF, access checks and rate limits hang on the routes matched
   // here, whatever spelling of the URL reached them, and on nothing else.
   await app.register(

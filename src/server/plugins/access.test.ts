@@ -1,7 +1,7 @@
 import Fastify, { type FastifyRequest } from 'fastify'
 import { describe, expect, it } from 'vitest'
 import { errorsPlugin } from './errors'
-import { accessPlugin } from './access'
+import { accessPlugin, outsideApiAccessPlugin } from './access'
 import type { AuthUser } from './session'
 import fp from 'fastify-plugin'
 
@@ -85,5 +85,52 @@ describe('route access', () => {
     })
     expect(ok.json()).toEqual({ caller: 'member' })
     await app.close()
+  })
+})
+
+describe('routes outside the API', () => {
+  async function outsideWith(
+    register: (app: ReturnType<typeof Fastify>) => void,
+    beside?: (app: ReturnType<typeof Fastify>) => void,
+  ) {
+    const app = Fastify()
+    beside?.(app)
+    await app.register(async (outside) => {
+      await outside.register(outsideApiAccessPlugin)
+      register(outside as unknown as ReturnType<typeof Fastify>)
+    })
+    await app.ready()
+    return app
+  }
+
+  it('refuses to start with one that does not declare it is public', async () => {
+    await expect(outsideWith((app) => app.get('/feed', async () => 'x'))).rejects.toThrow(
+      /GET \/feed is outside the API's scope.*access: 'public'/,
+    )
+    await expect(
+      outsideWith((app) => app.get('/feed', { config: { access: 'member' } }, async () => 'x')),
+    ).rejects.toThrow(/outside the API's scope/)
+  })
+
+  it('starts when each declares access: public, and leaves routes beside its scope alone', async () => {
+    const app = await outsideWith(
+      (outside) => outside.get('/feed', { config: { access: 'public' } }, async () => 'ok'),
+      (root) => root.get('/not-ours', async () => 'fine'),
+    )
+    expect((await app.inject({ method: 'GET', url: '/feed' })).body).toBe('ok')
+    expect((await app.inject({ method: 'GET', url: '/not-ours' })).body).toBe('fine')
+    await app.close()
+  })
+
+  it('covers every route the app itself adds outside /api/v1', async () => {
+    const { buildTestApp } = await import('../testing/test-app')
+    const t = await buildTestApp()
+    try {
+      for (const url of ['/healthz', '/readyz', '/api/openapi.json']) {
+        expect((await t.app.inject({ method: 'GET', url })).statusCode, url).toBe(200)
+      }
+    } finally {
+      await t.close()
+    }
   })
 })

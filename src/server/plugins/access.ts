@@ -55,3 +55,24 @@ export const accessPlugin = fp(
   },
   { name: 'access', dependencies: ['session'] },
 )
+
+/**
+ * For the app's own routes outside the API's scope (health checks, the one-click unsubscribe,
+ * the calendar feed, the API description): they have no session to check a member against, so
+ * each must declare `access: 'public'`, and the app refuses to start when one doesn't.
+ */
+export const outsideApiAccessPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.addHook('onRoute', (route) => {
+      const access = (route.config as { access?: unknown } | undefined)?.access
+      if (access !== 'public') {
+        const methods = [route.method].flat().join(',')
+        throw new Error(
+          `Route ${methods} ${route.url} is outside the API's scope, where no session is read: ` +
+            `it must declare config: { access: 'public' }`,
+        )
+      }
+    })
+  },
+  { name: 'outside-api-access' },
+)

@@ -44,10 +44,14 @@ export const oneClickUnsubscribeRoutes: FastifyPluginAsync<{ deps: AppDeps }> = 
     { parseAs: 'string', bodyLimit: 1024 },
     (_request, body, done) => done(null, body),
   )
-  app.post('/unsubscribe/one-click/:uid/:token', async (request, reply) => {
-    const parsed = oneClickParamsSchema.safeParse(request.params)
-    if (!parsed.success) return reply.status(404).send({ detail: 'Not found', code: 'NOT_FOUND' })
-    await unsubscribeFromBlasts(deps, parsed.data.uid, parsed.data.token)
-    return reply.header('cache-control', 'no-store').send({ data: { unsubscribed: true } })
-  })
+  app.post(
+    '/unsubscribe/one-click/:uid/:token',
+    { config: { access: 'public' } },
+    async (request, reply) => {
+      const parsed = oneClickParamsSchema.safeParse(request.params)
+      if (!parsed.success) return reply.status(404).send({ detail: 'Not found', code: 'NOT_FOUND' })
+      await unsubscribeFromBlasts(deps, parsed.data.uid, parsed.data.token)
+      return reply.header('cache-control', 'no-store').send({ data: { unsubscribed: true } })
+    },
+  )
 }

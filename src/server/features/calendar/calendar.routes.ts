@@ -61,26 +61,30 @@ export const calendarRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (a
  * Anything but a member's current token is a 404.
  */
 export const calendarFeedRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { deps }) => {
-  app.get<{ Params: { file: string } }>('/calendar/:file', async (request, reply) => {
-    const match = /^(.+)\.ics$/.exec(request.params.file)
-    const feed = match ? await calendarFeed(deps, match[1]!) : null
-    if (feed === null) {
+  app.get<{ Params: { file: string } }>(
+    '/calendar/:file',
+    { config: { access: 'public' } },
+    async (request, reply) => {
+      const match = /^(.+)\.ics$/.exec(request.params.file)
+      const feed = match ? await calendarFeed(deps, match[1]!) : null
+      if (feed === null) {
+        return reply
+          .status(404)
+          .header('cache-control', 'no-store')
+          .send({ detail: 'Resource not found', code: 'NOT_FOUND' })
+      }
+      const etag = `"${createHash('sha256').update(feed).digest('base64url').slice(0, 27)}"`
+      // Calendar apps poll a feed every few hours at most; 15 minutes of reuse spares the database
+      // without keeping a new seat out of the calendar for long. Private: the URL is a secret.
+      reply
+        .header('cache-control', 'private, max-age=900')
+        .header('etag', etag)
+        .header('x-robots-tag', 'noindex')
+      if (request.headers['if-none-match'] === etag) return reply.status(304).send()
       return reply
-        .status(404)
-        .header('cache-control', 'no-store')
-        .send({ detail: 'Resource not found', code: 'NOT_FOUND' })
-    }
-    const etag = `"${createHash('sha256').update(feed).digest('base64url').slice(0, 27)}"`
-    // Calendar apps poll a feed every few hours at most; 15 minutes of reuse spares the database
-    // without keeping a new seat out of the calendar for long. Private: the URL is a secret.
-    reply
-      .header('cache-control', 'private, max-age=900')
-      .header('etag', etag)
-      .header('x-robots-tag', 'noindex')
-    if (request.headers['if-none-match'] === etag) return reply.status(304).send()
-    return reply
-      .type(CALENDAR_TYPE)
-      .header('content-disposition', 'inline; filename="podclub.ics"')
-      .send(feed)
-  })
+        .type(CALENDAR_TYPE)
+        .header('content-disposition', 'inline; filename="podclub.ics"')
+        .send(feed)
+    },
+  )
 }
