@@ -41,6 +41,14 @@ export const outboxMessages = pgTable(
     headers: jsonb('headers').$type<Record<string, string>>(),
     /** Files sent with the message, such as a podclub's `.ics`; cleared with the bodies. */
     attachments: jsonb('attachments').$type<MailAttachment[]>(),
+    /**
+     * The random part of the message's Message-ID, drawn once when the row is written: the same on
+     * every attempt (a resend after a crash carries the first send's ID), never the same for two
+     * messages, even across installs or a database that was reset.
+     */
+    messageKey: text('message_key')
+      .notNull()
+      .default(sql`gen_random_uuid()::text`),
     status: outboxStatus('status').notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),

@@ -76,7 +76,7 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
   let wakeRequested = false
 
   /** A claimed row; `attempts` already counts the attempt this claim is for. */
-  type Claimed = typeof outboxMessages.$inferSelect & { messageIdKey: string }
+  type Claimed = typeof outboxMessages.$inferSelect
 
   async function claimBatch(now: Date): Promise<Claimed[]> {
     const due = db
@@ -105,7 +105,7 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
         attempts: sql`${outboxMessages.attempts} + 1`,
       })
       .where(inArray(outboxMessages.id, due))
-      .returning({ ...getTableColumns(outboxMessages), messageIdKey: messageIdKeySql })
+      .returning(getTableColumns(outboxMessages))
     return rows.sort((a, b) => a.id - b.id)
   }
 
@@ -366,20 +366,14 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
 const CLEARED_BODIES = { textBody: '', htmlBody: null, attachments: null }
 
 /**
- * The per-message part of the Message-ID, read with the claim. There is no column to keep a
- * random value in, so it is derived from what never changes on a row: its id and the instant it
- * was created, to the microsecond (as epoch seconds, so the session's time zone can't change the
- * text). That makes it the same on every attempt and in every process, so a resend after a crash
- * carries the Message-ID of the first send, and different for row N of another install or of a
- * database that was reset, which a receiver would otherwise drop as a duplicate. Hashed, so the
- * header doesn't show when the message was created. (A random part drawn per attempt or per
- * process would change on the resend after a crash, which is when a stable ID matters.)
+ * `<outbox-<id>.<16 characters from the row's random message_key>@domain>`: the same on every
+ * attempt and in every process, so a resend after a crash carries the Message-ID of the first
+ * send, and never the same for two messages, even in another install or a database that was
+ * reset (which a receiver would otherwise drop as a duplicate). Hashed, so the header shows
+ * nothing of the stored key.
  */
-const messageIdKeySql = sql<string>`${outboxMessages.id}::text || ':' || extract(epoch from ${outboxMessages.createdAt})::text`
-
-/** `<outbox-<id>.<16 characters of the message's key>@domain>`; see `messageIdKeySql`. */
-function messageIdOf(msg: { id: number; messageIdKey: string }, domain: string): string {
-  const part = createHash('sha256').update(msg.messageIdKey).digest('base64url').slice(0, 16)
+function messageIdOf(msg: { id: number; messageKey: string }, domain: string): string {
+  const part = createHash('sha256').update(msg.messageKey).digest('base64url').slice(0, 16)
   return `<outbox-${msg.id}.${part}@${domain}>`
 }
 

@@ -1,0 +1,1 @@
+ALTER TABLE "outbox_messages" ADD COLUMN "message_key" text DEFAULT gen_random_uuid()::text NOT NULL;
