@@ -1,7 +1,7 @@
 import { render, screen, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import type { PodclubDetail } from '#contract/podclub-detail'
-import { PodclubDetailsCard } from './podclub-details'
+import { PodclubDetailsCard, PodclubHeader } from './podclub-details'
 
 function detail(overrides: Partial<PodclubDetail> = {}): PodclubDetail {
   return {
@@ -61,5 +61,25 @@ describe('the podclub details card', () => {
     const term = within(details()).getByText('seat waitlist')
     expect(term.tagName).toBe('DT')
     expect(term.nextElementSibling).toHaveTextContent('3 waiting for a freed seat')
+  })
+})
+
+describe('the podclub header', () => {
+  it("shows the podcast's cover, or its initial when it has none", () => {
+    const withCover = detail({
+      podcast: { name: 'Radiolab', picture_link: 'https://img.example/r.png' },
+    })
+    const { unmount } = render(<PodclubHeader podclub={withCover} />)
+    expect(screen.getByRole('img', { name: 'Radiolab cover' })).toHaveAttribute(
+      'src',
+      'https://img.example/r.png',
+    )
+    unmount()
+    const { container } = render(
+      <PodclubHeader podclub={detail({ podcast: { name: 'Radiolab', picture_link: '' } })} />,
+    )
+    expect(screen.queryByRole('img')).toBeNull()
+    expect(container.querySelector('[aria-hidden]')).toHaveTextContent('r')
+    expect(screen.getByRole('heading', { level: 1 })).toBeInTheDocument()
   })
 })

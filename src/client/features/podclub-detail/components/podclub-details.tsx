@@ -6,6 +6,7 @@ import { Card, CardTitle } from '#client/components/ui/card'
 import { LinkifiedText } from '#client/components/ui/linkified-text'
 import { deriveLinks } from '#client/lib/links'
 import { podclubCalendarUrl } from '../api/get-podclub-calendar'
+import { PodcastPicture } from '#client/components/ui/podcast-picture'
 
 const LOCATIONS = { zoom: 'Zoom (online)', nyc: 'NYC Office' } as const
 
@@ -21,15 +22,12 @@ export function PodclubHeader({ podclub }: { podclub: PodclubDetail }) {
     .slice(0, 3)
   return (
     <header className="flex flex-col gap-4 sm:flex-row sm:items-center">
-      {podclub.podcast.picture_link ? (
-        <img
-          src={podclub.podcast.picture_link}
-          alt={`${podclub.podcast.name} cover`}
-          width={112}
-          height={112}
-          className="size-28 shrink-0 rounded-sm border border-line object-cover"
-        />
-      ) : null}
+      <PodcastPicture
+        name={podclub.podcast.name}
+        src={podclub.podcast.picture_link}
+        size="lg"
+        alt={`${podclub.podcast.name} cover`}
+      />
       <div className="grid gap-2">
         <p className="font-mono text-sm text-ink-muted">{podclub.podcast.name}</p>
         <h1 className="font-mono text-2xl font-semibold tracking-tight text-balance sm:text-3xl">

@@ -3,6 +3,7 @@ import { Link } from 'react-router'
 import type { Podclub } from '#contract/podclubs'
 import { Button } from '#client/components/ui/button'
 import { ExpandableText } from '#client/components/ui/expandable-text'
+import { PodcastPicture } from '#client/components/ui/podcast-picture'
 import { Spinner } from '#client/components/ui/spinner'
 import { deriveLinks } from '#client/lib/links'
 import { seatLabel, shareToXUrl } from '../lib/share'
@@ -241,32 +242,5 @@ function ShareButton({ podclub, share }: Pick<PodclubCardProps, 'podclub' | 'sha
         [ share to x ]
       </a>
     </Button>
-  )
-}
-
-function PodcastPicture({ name, src }: { name: string; src: string }) {
-  // A picture that fails to load (gone, or refused by the page's image policy) leaves the
-  // podcast's initial instead of a broken-image icon.
-  const [hasFailed, setHasFailed] = useState(false)
-  if (/^https?:\/\//i.test(src) && !hasFailed) {
-    return (
-      <img
-        src={src}
-        alt=""
-        width={56}
-        height={56}
-        loading="lazy"
-        onError={() => setHasFailed(true)}
-        className="size-14 shrink-0 rounded-sm border border-line object-cover"
-      />
-    )
-  }
-  return (
-    <div
-      aria-hidden
-      className="grid size-14 shrink-0 place-items-center rounded-sm bg-accent font-mono text-lg text-on-accent"
-    >
-      {name.trim().charAt(0).toLowerCase() || 'p'}
-    </div>
   )
 }
