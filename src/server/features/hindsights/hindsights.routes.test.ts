@@ -4,29 +4,19 @@ import {
   createHindsightResponseSchema,
   getPodclubDetailResponseSchema,
 } from '#contract/podclub-detail'
-import type { Database } from '../../db/client'
 import { hindsights } from '../../db/schema/index'
-import { createTestDatabase, type TestDatabase } from '../../testing/test-db'
-import { buildTestApp, createAgent, createUser, type TestApp } from '../../testing/test-app'
+import { openTwoApps } from '../../testing/two-apps'
+import { createAgent, createUser, type TestApp } from '../../testing/test-app'
 import { createPodclub } from '../podclub-detail/podclub-detail.fixtures'
 
 /** Two app instances on one database (two connection pools on PostgreSQL), as two processes. */
-let database: TestDatabase
-let second: Database
 let a: TestApp
 let b: TestApp
+let close: () => Promise<void>
 beforeAll(async () => {
-  database = await createTestDatabase()
-  second = await database.connectAgain()
-  a = await buildTestApp({ database })
-  b = await buildTestApp({ database: second })
+  ;({ a, b, close } = await openTwoApps())
 })
-afterAll(async () => {
-  await a.close()
-  await b.close()
-  await second.close()
-  await database.close()
-})
+afterAll(() => close())
 
 const post = (agent: ReturnType<typeof createAgent>, id: number, hindsight: unknown) =>
   agent.post(`/api/v1/podclub/${id}/submit_hindsight/`, { hindsight })

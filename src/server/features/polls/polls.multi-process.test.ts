@@ -1,31 +1,21 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Database } from '../../db/client'
 import { pollVotes, voteCodes } from '../../db/schema/index'
-import { buildTestApp, createAgent, type TestApp } from '../../testing/test-app'
-import { createTestDatabase, type TestDatabase } from '../../testing/test-db'
+import { createAgent, type TestApp } from '../../testing/test-app'
+import { openTwoApps } from '../../testing/two-apps'
 import { createPollAs, operatorAgent, pollBody, requestCode } from './polls.testing'
 
 /**
  * Two app instances on one database, each with its own pool on PostgreSQL, as two app processes
  * behind a balancer: a vote code still votes once.
  */
-let database: TestDatabase
-let second: Database
 let a: TestApp
 let b: TestApp
+let close: () => Promise<void>
 beforeAll(async () => {
-  database = await createTestDatabase()
-  second = await database.connectAgain()
-  a = await buildTestApp({ database })
-  b = await buildTestApp({ database: second })
+  ;({ a, b, close } = await openTwoApps())
 })
-afterAll(async () => {
-  await a.close()
-  await b.close()
-  await second.close()
-  await database.close()
-})
+afterAll(() => close())
 
 describe('votes across app processes', () => {
   it('counts exactly one vote for 10 concurrent casts of one fresh code', async () => {

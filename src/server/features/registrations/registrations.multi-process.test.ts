@@ -1,30 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { listPodclubsResponseSchema } from '#contract/podclubs'
-import type { Database } from '../../db/client'
-import { createTestDatabase, type TestDatabase } from '../../testing/test-db'
-import { buildTestApp, createAgent, createUser, type TestApp } from '../../testing/test-app'
+import { openTwoApps } from '../../testing/two-apps'
+import { createAgent, createUser, type TestApp } from '../../testing/test-app'
 import { insertPodclub } from '../podclubs/podclubs.fixtures'
 
 /**
  * Two app instances on one database, each with its own pool on PostgreSQL (on PGlite, one
  * process by design, the same handle): seats and the cached feed hold across processes.
  */
-let database: TestDatabase
-let second: Database
 let a: TestApp
 let b: TestApp
+let close: () => Promise<void>
 beforeAll(async () => {
-  database = await createTestDatabase()
-  second = await database.connectAgain()
-  a = await buildTestApp({ database })
-  b = await buildTestApp({ database: second })
+  ;({ a, b, close } = await openTwoApps())
 })
-afterAll(async () => {
-  await a.close()
-  await b.close()
-  await second.close()
-  await database.close()
-})
+afterAll(() => close())
 
 async function memberOn(app: TestApp) {
   const user = await createUser(a)

@@ -1,31 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { asc, count, eq } from 'drizzle-orm'
-import type { Database } from '../../db/client'
 import { registrations, seatWaitlist } from '../../db/schema/index'
-import { createTestDatabase, type TestDatabase } from '../../testing/test-db'
-import { buildTestApp, createAgent, createUser, type TestApp } from '../../testing/test-app'
+import { openTwoApps } from '../../testing/two-apps'
+import { createAgent, createUser, type TestApp } from '../../testing/test-app'
 import { insertPodclub } from '../podclubs/podclubs.fixtures'
 
 /**
  * Two app instances on one database (on PostgreSQL each with its own pool): cancels and joins
  * racing through both never sell a 10th seat, never promote anyone twice, and keep the line.
  */
-let database: TestDatabase
-let second: Database
 let a: TestApp
 let b: TestApp
+let close: () => Promise<void>
 beforeAll(async () => {
-  database = await createTestDatabase()
-  second = await database.connectAgain()
-  a = await buildTestApp({ database })
-  b = await buildTestApp({ database: second })
+  ;({ a, b, close } = await openTwoApps())
 })
-afterAll(async () => {
-  await a.close()
-  await b.close()
-  await second.close()
-  await database.close()
-})
+afterAll(() => close())
 
 async function memberOn(app: TestApp) {
   const user = await createUser(a)
