@@ -1,5 +1,6 @@
 import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
+import { createServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -20,9 +21,20 @@ type Server = {
   exited: Promise<number | null>
 }
 
-/** `main.ts` as a real process on PGlite in `dataDir`, serving the API alone on a random port. */
-function startServer(dataDir: string, env: Record<string, string> = {}): Server {
-  const port = 40_000 + Math.floor(Math.random() * 20_000)
+/** A port nothing listens on right now, as the system hands them out. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer()
+    probe.once('error', reject)
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo
+      probe.close(() => resolve(port))
+    })
+  })
+}
+
+/** `main.ts` as a real process on PGlite in `dataDir`, serving the API alone on a free port. */
+function startServer(dataDir: string, port: number, env: Record<string, string> = {}): Server {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
     cwd: root,
     env: {
@@ -99,11 +111,21 @@ describe('the server process', () => {
     dirs.push(dir)
     return dir
   }
-  const start = (dataDir: string, env?: Record<string, string>) => {
-    const server = startServer(dataDir, env)
+  const start = async (dataDir: string, env?: Record<string, string>) => {
+    const server = startServer(dataDir, await freePort(), env)
     servers.push(server)
     return server
   }
+  /** Waits for /readyz; a server that exits or never answers fails with what it printed. */
+  const untilReady = (server: Server, what: string) =>
+    Promise.race([
+      waitUntil(() => answersOk(`${server.base}/readyz`), 60_000, what).catch((err: Error) => {
+        throw new Error(`${err.message}; the server printed:\n${server.output()}`)
+      }),
+      server.exited.then((code) => {
+        throw new Error(`${what}: the server exited with ${code}:\n${server.output()}`)
+      }),
+    ])
   afterAll(async () => {
     for (const { child } of servers) {
       if (child.signalCode === 'SIGSTOP') child.kill('SIGCONT')
@@ -115,10 +137,10 @@ describe('the server process', () => {
   it('lets the e-mail being sent finish on SIGTERM, then closes cleanly', async () => {
     const dataDir = await tempDir()
     const smtp = await startTestSmtp({ acceptDelayMs: 1_500 })
-    const server = start(dataDir, { SMTP_URL: smtp.url })
+    const server = await start(dataDir, { SMTP_URL: smtp.url })
     const { base, child } = server
     try {
-      await waitUntil(() => answersOk(`${base}/readyz`), 60_000, 'server ready')
+      await untilReady(server, 'server ready')
       expect(server.output()).toContain(`Invite link: http://localhost:3000/register/processcode`)
       // A second server on the same data folder is refused while this one runs.
       const second = startSecondServer(dataDir)
@@ -170,8 +192,8 @@ describe('the server process', () => {
   it('starts again at once after kill -9, with every write it acknowledged', async () => {
     const dataDir = await tempDir()
     let t0 = performance.now()
-    const first = start(dataDir)
-    await waitUntil(() => answersOk(`${first.base}/readyz`), 60_000, 'first start')
+    const first = await start(dataDir)
+    await untilReady(first, 'first start')
     const firstStartMs = performance.now() - t0
 
     const csrf = await csrfFor(first.base)
@@ -185,13 +207,8 @@ describe('the server process', () => {
     await first.exited
 
     t0 = performance.now()
-    const again = start(dataDir)
-    await Promise.race([
-      waitUntil(() => answersOk(`${again.base}/readyz`), 60_000, 'restart after kill -9'),
-      again.exited.then((code) => {
-        throw new Error(`the restart exited with ${code}:\n${again.output()}`)
-      }),
-    ])
+    const again = await start(dataDir)
+    await untilReady(again, 'restart after kill -9')
     const restartMs = performance.now() - t0
     console.info(
       `start ${Math.round(firstStartMs)} ms, restart after kill -9 ${Math.round(restartMs)} ms`,
@@ -221,8 +238,8 @@ describe('the server process', () => {
 
   it('keeps its folder while stopped for 30 s: a second process is refused, and it serves on', async () => {
     const dataDir = await tempDir()
-    const server = start(dataDir)
-    await waitUntil(() => answersOk(`${server.base}/readyz`), 60_000, 'server ready')
+    const server = await start(dataDir)
+    await untilReady(server, 'server ready')
     server.child.kill('SIGSTOP')
     try {
       // Longer than any timed lock would wait before calling its holder dead.
@@ -248,7 +265,7 @@ describe('the server process', () => {
 
   it('lets a migration started before SIGTERM finish, then exits 0 without serving', async () => {
     const dataDir = await tempDir()
-    const server = start(dataDir)
+    const server = await start(dataDir)
     // The first thing it prints: it is about to open an empty folder and migrate it.
     await waitUntil(
       () => server.output().includes('starting: opening the database'),
@@ -262,8 +279,8 @@ describe('the server process', () => {
     expect(server.output()).not.toContain('podclub is listening')
 
     // The folder is whole: the next start migrates nothing twice and serves.
-    const again = start(dataDir)
-    await waitUntil(() => answersOk(`${again.base}/readyz`), 60_000, 'restart')
+    const again = await start(dataDir)
+    await untilReady(again, 'restart')
     again.child.kill('SIGTERM')
     expect(await again.exited).toBe(0)
   }, 120_000)
