@@ -1,9 +1,11 @@
+import addressparser from 'nodemailer/lib/addressparser'
 import ical, {
   ICalAttendeeRole,
   ICalAttendeeStatus,
   ICalCalendarMethod,
   ICalEventStatus,
 } from 'ical-generator'
+import { appLink } from '../mail/templates/index'
 
 /** What a calendar entry says about one podclub. */
 export type CalendarPodclub = {
@@ -44,14 +46,13 @@ export function podclubUid(podclubId: number, appUrl: string): string {
 }
 
 export function podclubUrl(podclubId: number, appUrl: string): string {
-  return `${appUrl.replace(/\/+$/, '')}/podclubs/${podclubId}`
+  return appLink(appUrl, `/podclubs/${podclubId}`)
 }
 
 /** `podclub <hello@podclub.local>` → its name and address, for ORGANIZER. */
 function organizerOf(mailFrom: string): { name: string; email: string } {
-  const match = /^\s*"?([^"<]*?)"?\s*<([^>]+)>\s*$/.exec(mailFrom)
-  if (match) return { name: match[1]!.trim() || 'podclub', email: match[2]!.trim() }
-  return { name: 'podclub', email: mailFrom.trim() }
+  const [sender] = addressparser(mailFrom, { flatten: true })
+  return { name: sender?.name || 'podclub', email: sender?.address ?? mailFrom.trim() }
 }
 
 function locationOf(podclub: CalendarPodclub, env: CalendarSettings): string {

@@ -5,6 +5,7 @@ import { transaction } from '../../db/transaction'
 import type { AppDeps } from '../../deps'
 import { notFound } from '../../lib/app-error'
 import { hmac, sha256 } from '../../lib/tokens'
+import { appLink } from '../mail/templates/index'
 import { buildCalendar, type CalendarPodclub } from './calendar.ics'
 
 /** Podclubs as calendar entries read them, soonest first. */
@@ -45,7 +46,7 @@ function feedToken(secret: string, userId: number, calendarKey: string): string 
 }
 
 function feedUrl(appUrl: string, token: string): string {
-  return `${appUrl.replace(/\/+$/, '')}/calendar/${token}.ics`
+  return appLink(appUrl, `/calendar/${token}.ics`)
 }
 
 /**
