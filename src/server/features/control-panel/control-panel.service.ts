@@ -30,7 +30,7 @@ import { prettyDate, prettyTime } from '../podclubs/podclubs.format'
 import { bumpPodclubsVersion } from '../podclubs/podclubs.version'
 import { insertUpcomingPodclub } from '../proposals/proposals.service'
 import { takeSeatFor } from '../registrations/registrations.service'
-import { mailSeatChanges, seatHolderIds } from '../registrations/seat-notify'
+import { mailEveryoneSeated } from '../registrations/seat-notify'
 import { clearSeatWaitlist, promoteFromSeatWaitlist } from '../registrations/seat-waitlist.service'
 import { noticesToRearm, sendNoticeNow } from '../reminders/reminders.service'
 import { SEATS_PER_PODCLUB } from '#contract/podclubs'
@@ -226,26 +226,12 @@ export async function updatePodclub(deps: AppDeps, podclubId: number, body: Upda
       .where(eq(podclubs.id, podclubId))
 
     if (status === 'upcoming') {
-      if (moved) {
-        const concerned = await seatHolderIds(tx, podclubId)
-        await mailSeatChanges(
-          tx,
-          deps,
-          podclubId,
-          concerned.map((userId) => ({ userId, kind: 'changed' as const })),
-        )
-      }
+      if (moved) await mailEveryoneSeated(tx, deps, podclubId, 'changed')
       await promoteFromSeatWaitlist(tx, deps, podclubId)
     } else {
       await clearSeatWaitlist(tx, podclubId)
       if (status === 'cancelled' && before.status !== 'cancelled') {
-        const concerned = await seatHolderIds(tx, podclubId)
-        await mailSeatChanges(
-          tx,
-          deps,
-          podclubId,
-          concerned.map((userId) => ({ userId, kind: 'podclub-cancelled' as const })),
-        )
+        await mailEveryoneSeated(tx, deps, podclubId, 'podclub-cancelled')
       }
     }
     await bumpPodclubsVersion(tx)

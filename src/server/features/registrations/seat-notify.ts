@@ -36,16 +36,30 @@ export async function mailSeatChanges(
   )
 }
 
-/** Everyone a change of the podclub itself concerns: its podmeister and the seat holders. */
-export async function seatHolderIds(tx: Tx, podclubId: number): Promise<number[]> {
+/**
+ * Mails everyone a change of the podclub itself concerns, its podmeister and the seat holders,
+ * the same kind of seat e-mail.
+ */
+export async function mailEveryoneSeated(
+  tx: Tx,
+  deps: AppDeps,
+  podclubId: number,
+  kind: SeatMailKind,
+): Promise<void> {
   const [podclub] = await tx
     .select({ podmeisterId: podclubs.podmeisterId })
     .from(podclubs)
     .where(eq(podclubs.id, podclubId))
-  if (!podclub) return []
+  if (!podclub) return
   const seats = await tx
     .select({ userId: registrations.userId })
     .from(registrations)
     .where(eq(registrations.podclubId, podclubId))
-  return [podclub.podmeisterId, ...seats.map((s) => s.userId)]
+  const concerned = [podclub.podmeisterId, ...seats.map((s) => s.userId)]
+  await mailSeatChanges(
+    tx,
+    deps,
+    podclubId,
+    concerned.map((userId) => ({ userId, kind })),
+  )
 }
