@@ -213,13 +213,14 @@ export async function updatePodclub(deps: AppDeps, podclubId: number, body: Upda
     const moved =
       retimed || (changes.location !== undefined && changes.location !== before.location)
     const status = changes.status ?? before.status
+    const cancelledNow = status === 'cancelled' && before.status !== 'cancelled'
     await tx
       .update(podclubs)
       .set({
         ...changes,
         // A new date re-arms the reminders that have not come due at it yet.
         ...(retimed ? noticesToRearm(changes.startsAt!, deps.clock.now()) : {}),
-        ...(moved || (status === 'cancelled' && before.status !== 'cancelled')
+        ...(moved || cancelledNow
           ? { calendarSequence: sql`${podclubs.calendarSequence} + 1` }
           : {}),
       })
@@ -230,9 +231,7 @@ export async function updatePodclub(deps: AppDeps, podclubId: number, body: Upda
       await promoteFromSeatWaitlist(tx, deps, podclubId)
     } else {
       await clearSeatWaitlist(tx, podclubId)
-      if (status === 'cancelled' && before.status !== 'cancelled') {
-        await mailEveryoneSeated(tx, deps, podclubId, 'podclub-cancelled')
-      }
+      if (cancelledNow) await mailEveryoneSeated(tx, deps, podclubId, 'podclub-cancelled')
     }
     await bumpPodclubsVersion(tx)
   })
