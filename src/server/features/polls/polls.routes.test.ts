@@ -368,6 +368,46 @@ describe('casting a vote', () => {
       clock.set(START)
     }
   })
+
+  it('judges a code alike on the poll window and at the vote, open or expired', async () => {
+    const poll = await createPollAs(operator, pollBody(t))
+    const fresh = await requestCode(t, poll.id, freshEmail())
+    const used = await requestCode(t, poll.id, freshEmail())
+    expect((await cast(poll.id, used, poll.results[0]!.id)).statusCode).toBe(200)
+    const codes = { fresh, used, unknown: 'never-mailed-code' }
+
+    const judged = async () => {
+      const verdicts: Record<string, { page: string | null; vote: string | null }> = {}
+      for (const [name, code] of Object.entries(codes)) {
+        const page = await readPoll(`/api/v1/polls/${poll.id}/${code}/`)
+        // The vote itself is left for last: it would use the fresh code up.
+        verdicts[name] = { page: page.vote_code_error, vote: null }
+      }
+      for (const [name, code] of Object.entries(codes).reverse()) {
+        const res = await cast(poll.id, code, poll.results[1]!.id)
+        verdicts[name]!.vote = res.statusCode === 200 ? null : (res.json().detail as string)
+      }
+      return verdicts
+    }
+
+    clock.advance(7 * DAY)
+    try {
+      // Expired: the page and the vote name the same reason for each code.
+      expect(await judged()).toEqual({
+        fresh: { page: 'This poll has expired', vote: 'This poll has expired' },
+        used: { page: 'This code has already been used', vote: 'This code has already been used' },
+        unknown: { page: 'Invalid or expired vote code', vote: 'Invalid or expired vote code' },
+      })
+    } finally {
+      clock.set(START)
+    }
+    // Open: the fresh code may vote on both, the others are refused alike.
+    expect(await judged()).toEqual({
+      fresh: { page: null, vote: null },
+      used: { page: 'This code has already been used', vote: 'This code has already been used' },
+      unknown: { page: 'Invalid or expired vote code', vote: 'Invalid or expired vote code' },
+    })
+  })
 })
 
 describe('API description', () => {

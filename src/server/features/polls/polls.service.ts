@@ -49,6 +49,34 @@ async function findPoll(db: Reader, pollId: number): Promise<PollRow> {
   return poll
 }
 
+type CodeRow = { usedAt: Date | null }
+type CodeVerdict = keyof typeof voteCodeErrors
+
+/**
+ * What stands in the way of a code voting, judged in one order for the poll window and the vote
+ * alike, so the page never promises a vote the cast refuses (or the other way round): a code we
+ * never made, then a code already used, then a poll that has closed. Null: the code may vote.
+ */
+function judgeVoteCode(code: CodeRow | undefined, poll: PollRow, now: Date): CodeVerdict | null {
+  if (!code) return 'invalid'
+  if (code.usedAt) return 'used'
+  if (isExpired(poll, now)) return 'expired'
+  return null
+}
+
+/** The refusal a vote gets for a verdict: the same words the poll window shows for the code. */
+const refusalFor: Record<CodeVerdict, () => AppError> = {
+  invalid: invalidCode,
+  used: usedCode,
+  expired: pollExpired,
+}
+
+const findCode = (db: Reader, poll: PollRow, code: string) =>
+  db
+    .select()
+    .from(voteCodes)
+    .where(and(eq(voteCodes.pollId, poll.id), eq(voteCodes.codeHash, sha256(code.trim()))))
+
 type CodeState = { valid: boolean; error: string | null }
 
 async function readCodeState(
@@ -57,14 +85,9 @@ async function readCodeState(
   code: string,
   now: Date,
 ): Promise<CodeState> {
-  const [row] = await db
-    .select({ usedAt: voteCodes.usedAt })
-    .from(voteCodes)
-    .where(and(eq(voteCodes.pollId, poll.id), eq(voteCodes.codeHash, sha256(code.trim()))))
-  if (!row) return { valid: false, error: voteCodeErrors.invalid }
-  if (row.usedAt) return { valid: false, error: voteCodeErrors.used }
-  if (isExpired(poll, now)) return { valid: false, error: voteCodeErrors.expired }
-  return { valid: true, error: null }
+  const [row] = await findCode(db, poll, code)
+  const verdict = judgeVoteCode(row, poll, now)
+  return verdict ? { valid: false, error: voteCodeErrors[verdict] } : { valid: true, error: null }
 }
 
 async function readPoll(
@@ -201,13 +224,9 @@ export async function castVote(
   const now = deps.clock.now()
   await transaction(deps, async (tx) => {
     const poll = await findPoll(tx, pollId)
-    if (isExpired(poll, now)) throw pollExpired()
-    const [code] = await tx
-      .select()
-      .from(voteCodes)
-      .where(and(eq(voteCodes.pollId, poll.id), eq(voteCodes.codeHash, sha256(body.voteCode))))
-    if (!code) throw invalidCode()
-    if (code.usedAt) throw usedCode()
+    const [code] = await findCode(tx, poll, body.voteCode)
+    const verdict = judgeVoteCode(code, poll, now)
+    if (verdict || !code) throw refusalFor[verdict ?? 'invalid']()
     const [option] = await tx
       .select({ id: pollOptions.id })
       .from(pollOptions)
