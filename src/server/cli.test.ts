@@ -9,7 +9,15 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import pg from 'pg'
 import { type Database, openPglite, openPostgres } from './db/client'
 import { eq } from 'drizzle-orm'
-import { inviteCodes, podcasts, podclubs, users, waitlistEntries } from './db/schema/index'
+import {
+  inviteCodes,
+  passwordResetTokens,
+  podcasts,
+  podclubs,
+  sessions,
+  users,
+  waitlistEntries,
+} from './db/schema/index'
 import { runCli } from './cli'
 import { verifyPassword } from './lib/passwords'
 import { postgresUrlFor } from './testing/test-db'
@@ -198,6 +206,47 @@ describe('the admin CLI', () => {
       expect(await database.db.select().from(inviteCodes)).toHaveLength(3)
     } finally {
       await database.close()
+    }
+  }, 120_000)
+
+  it("set-password ends the member's sessions and open reset links, as a reset does", async () => {
+    const database = await target.open()
+    try {
+      const [member] = await database.db
+        .insert(users)
+        .values({ username: 'locked.out', email: 'locked.out@example.com', passwordHash: 'x' })
+        .returning()
+      const later = new Date(Date.now() + 86_400_000)
+      await database.db.insert(sessions).values([
+        { idHash: `laptop-${member!.id}`, userId: member!.id, expiresAt: later },
+        { idHash: `phone-${member!.id}`, userId: member!.id, expiresAt: later },
+      ])
+      await database.db
+        .insert(passwordResetTokens)
+        .values({ userId: member!.id, tokenHash: `open-link-${member!.id}`, expiresAt: later })
+    } finally {
+      await database.close()
+    }
+
+    const reset = await admin(dataDir, ['set-password', 'locked.out'], target.env)
+    expect(reset.code).toBe(0)
+    const password = /^New password for locked\.out: (\S+)\n$/.exec(reset.stdout)?.[1]
+
+    const after = await target.open()
+    try {
+      const [member] = await after.db.select().from(users).where(eq(users.username, 'locked.out'))
+      expect(await verifyPassword(member!.passwordHash, password!)).toBe(true)
+      expect(await after.db.select().from(sessions).where(eq(sessions.userId, member!.id))).toEqual(
+        [],
+      )
+      const links = await after.db
+        .select()
+        .from(passwordResetTokens)
+        .where(eq(passwordResetTokens.userId, member!.id))
+      expect(links).toHaveLength(1)
+      expect(links[0]!.usedAt).not.toBeNull()
+    } finally {
+      await after.close()
     }
   }, 120_000)
 

@@ -7,7 +7,9 @@ import { idSchema } from '#contract/common'
 import { updateChatlogBodySchema } from '#contract/control-panel'
 import { DataDirInUseError, type Db, openDatabase } from './db/client'
 import { inviteCodes, users, waitlistEntries } from './db/schema/index'
+import { setPassword } from './features/accounts/password-reset.service'
 import { updateChatlog } from './features/control-panel/control-panel.service'
+import type { AppDeps } from './deps'
 import { AppError } from './lib/app-error'
 import { systemClock } from './lib/clock'
 import { loggableError, uniqueFieldErrors, uniqueViolation } from './lib/db-errors'
@@ -41,6 +43,21 @@ function check<T>(schema: z.ZodType<T>, value: string | undefined, name: string)
 function expectArgs(command: string, args: string[], min: number, max = min) {
   if (args.length < min || args.length > max) {
     throw new UsageError(`${command} takes ${commandUsage(command)}\n\n${help(command)}`)
+  }
+}
+
+/**
+ * What the features' services need, for a command that runs without the server: no outbox
+ * worker runs here, so mail a command queues goes out when a server next runs.
+ */
+function cliDeps(db: Db, env: Env): AppDeps {
+  return {
+    env,
+    db,
+    clock: systemClock,
+    wakeOutbox: () => {},
+    sessionSecret: '',
+    clubInviteCode: '',
   }
 }
 
@@ -90,14 +107,11 @@ const commands: Record<string, Command> = {
       expectArgs('set-password', args, 1)
       return { username: check(usernameSchema, args[0], 'username') }
     },
-    run: async (db, _env, { username }) => {
+    run: async (db, env, { username }) => {
       const password = randomToken(12)
-      const updated = await db
-        .update(users)
-        .set({ passwordHash: await hashPassword(password) })
-        .where(eq(users.username, String(username)))
-        .returning({ id: users.id })
-      if (updated.length === 0) throw new UsageError(`No user named "${username}".`)
+      // Through the accounts service, as a reset would: the member's sessions end with it.
+      const found = await setPassword(cliDeps(db, env), String(username), password)
+      if (!found) throw new UsageError(`No user named "${username}".`)
       return `New password for ${username}: ${password}`
     },
   },
@@ -142,15 +156,7 @@ const commands: Record<string, Command> = {
     },
     run: async (db, env, { id, chatlog }, progress) => {
       progress(`saving ${String(chatlog).split('\n').length} lines...`)
-      const deps = {
-        env,
-        db,
-        clock: systemClock,
-        wakeOutbox: () => {},
-        sessionSecret: '',
-        clubInviteCode: '',
-      }
-      const podclub = await updateChatlog(deps, Number(id), String(chatlog)).catch(
+      const podclub = await updateChatlog(cliDeps(db, env), Number(id), String(chatlog)).catch(
         (err: unknown) => {
           if (err instanceof AppError) throw new UsageError(`podclub ${id}: ${err.message}`)
           throw err

@@ -93,11 +93,42 @@ export async function resetPassword(deps: AppDeps, token: string, password: stri
   await transaction(deps, async (tx) => {
     const row = await findLiveToken(deps, tx, token, true)
     if (!row) throw invalidResetToken()
-    await tx.update(users).set({ passwordHash }).where(eq(users.id, row.userId))
-    await tx
-      .update(passwordResetTokens)
-      .set({ usedAt: sql`now()` })
-      .where(and(eq(passwordResetTokens.userId, row.userId), isNull(passwordResetTokens.usedAt)))
-    await tx.delete(sessions).where(eq(sessions.userId, row.userId))
+    await replacePassword(tx, row.userId, passwordHash)
+  })
+}
+
+/**
+ * The one way a password changes, whoever changes it (a reset link, an operator's command): the
+ * new hash, every open reset link of the account used up, and every session of the account
+ * ended, so whoever knew the old password is out at once.
+ */
+async function replacePassword(tx: Tx, userId: number, passwordHash: string) {
+  await tx.update(users).set({ passwordHash }).where(eq(users.id, userId))
+  await tx
+    .update(passwordResetTokens)
+    .set({ usedAt: sql`now()` })
+    .where(and(eq(passwordResetTokens.userId, userId), isNull(passwordResetTokens.usedAt)))
+  await tx.delete(sessions).where(eq(sessions.userId, userId))
+}
+
+/**
+ * An operator sets a member's password (`npm run admin -- set-password`), with the same effects
+ * as a reset. False when nobody has that username.
+ */
+export async function setPassword(
+  deps: Pick<AppDeps, 'db' | 'wakeOutbox'>,
+  username: string,
+  password: string,
+): Promise<boolean> {
+  const passwordHash = await hashPassword(password)
+  return transaction(deps, async (tx) => {
+    const [user] = await tx
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(users.username, username.trim().toLowerCase()))
+      .for('update')
+    if (!user) return false
+    await replacePassword(tx, user.id, passwordHash)
+    return true
   })
 }
