@@ -1,7 +1,9 @@
 import { type APIRequestContext, test as base, expect, type Page } from '@playwright/test'
+import type { ReceivedMail } from '../src/server/testing/smtp'
 import { e2e } from './env'
 
-export type Mail = { to: string[]; from: string; subject: string; text: string; html?: string }
+/** A message the test SMTP server received, as the e2e inbox serves it (JSON). */
+export type Mail = ReceivedMail
 
 /** Mail the server sent through SMTP during this run. */
 export async function readInbox(): Promise<Mail[]> {

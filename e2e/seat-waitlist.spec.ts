@@ -1,6 +1,5 @@
 import type { Page, PlaywrightWorkerArgs } from '@playwright/test'
 import { formatScheduledStart } from '../src/contract/proposals'
-import { decodeQuotedPrintable } from '../src/server/testing/smtp'
 import { e2e } from './env'
 import {
   createMember,
@@ -17,9 +16,6 @@ const SHOTS = process.env.E2E_SCREENSHOTS_DIR
 const DAY = 24 * 60 * 60 * 1000
 /** Demo members (DEMO=1) who fill the other eight seats; bea.n hosts. */
 const FILLERS = ['maya.r', 'jon.b', 'priya', 'theo.k', 'ana.lu', 'sam.w', 'ren', 'dee.o']
-
-/** The inbox answers each message as the server sent it, too. */
-type RawMail = Mail & { raw: string }
 
 /** An API context logged in as `username`, sending the CSRF header on every write. */
 async function apiAs(
@@ -77,21 +73,11 @@ async function createFullPodclub(
   return { id: data.id, title }
 }
 
-/** The `.ics` attached to a message, decoded from its transfer encoding. */
-function calendarAttachment(raw: string): string {
-  const start = raw.search(/^Content-Type: text\/calendar/im)
-  expect(start, 'a text/calendar part').toBeGreaterThanOrEqual(0)
-  const part = raw.slice(start)
-  const blank = part.search(/\r?\n\r?\n/)
-  const headers = part.slice(0, blank)
-  const body = part
-    .slice(blank)
-    .replace(/^\s+/, '')
-    .split(/\r?\n--/)[0]!
-  const encoding = /Content-Transfer-Encoding:\s*([\w-]+)/i.exec(headers)?.[1]?.toLowerCase()
-  if (encoding === 'base64') return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8')
-  if (encoding === 'quoted-printable') return decodeQuotedPrintable(body).toString('utf8')
-  return body
+/** The `.ics` attached to a message, as the test SMTP server's MIME parser decoded it. */
+function calendarAttachment(mail: Mail): { filename?: string; content: string } {
+  const part = mail.attachments.find((a) => a.contentType === 'text/calendar')
+  expect(part, 'a text/calendar attachment').toBeDefined()
+  return part!
 }
 
 async function screenshot(page: Page, name: string, target = page.locator('body')) {
@@ -162,23 +148,23 @@ test.describe('the seat waitlist', () => {
     await expect(card.getByRole('button', { name: '[ cancel ]' })).toBeEnabled()
     await expect(card.getByRole('button', { name: /waitlist/ })).toHaveCount(0)
 
-    const mail = (await waitForMail(
+    const mail = await waitForMail(
       (m) => m.to.includes(waiter.email) && m.subject.startsWith("You're in: a seat opened up for"),
       20_000,
-    )) as RawMail
+    )
     expect(mail.subject).toContain(podclub.title)
     expect(mail.text).toContain(`${e2e.baseUrl}/podclubs/${podclub.id}`)
-    expect(mail.raw).toMatch(/filename="?invite\.ics"?/)
-    const ics = calendarAttachment(mail.raw)
+    const { filename, content: ics } = calendarAttachment(mail)
+    expect(filename).toBe('invite.ics')
     expect(ics).toContain('BEGIN:VCALENDAR')
     expect(ics).toContain('METHOD:REQUEST')
     expect(ics).toContain('BEGIN:VEVENT')
     expect(ics.replace(/\r?\n[ \t]/g, '')).toContain(podclub.title)
 
-    const cancelled = (await waitForMail(
+    const cancelled = await waitForMail(
       (m) => m.to.includes(holder.email) && m.subject.startsWith('Seat cancelled:'),
-    )) as RawMail
-    expect(calendarAttachment(cancelled.raw)).toContain('METHOD:CANCEL')
+    )
+    expect(calendarAttachment(cancelled).content).toContain('METHOD:CANCEL')
 
     // The detail page offers the same calendar entry as a download.
     await page.goto(`/podclubs/${podclub.id}`)

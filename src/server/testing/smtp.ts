@@ -1,3 +1,4 @@
+import { simpleParser } from 'mailparser'
 import { SMTPServer, type SMTPServerAddress } from 'smtp-server'
 
 export type ReceivedMail = {
@@ -11,7 +12,10 @@ export type ReceivedMail = {
   /** The text/html body, decoded, when the message has one. */
   html?: string
   messageId?: string
+  /** Header values as written (unfolded, encoded words left as they are), by lower-case name. */
   headers: Record<string, string>
+  /** Attached files, their content decoded to text (the club attaches only calendar files). */
+  attachments: { filename?: string; contentType: string; content: string }[]
   /** The message exactly as the client sent it, CRLF line ends. */
   raw: string
 }
@@ -66,20 +70,28 @@ export async function startTestSmtp(
         const raw = Buffer.concat(chunks).toString('utf8')
         const envelope = session.envelope
         const mailFrom = envelope.mailFrom
-        const msg: ReceivedMail = {
-          ...parseMessage(raw),
-          to: envelope.rcptTo.map((a: SMTPServerAddress) => a.address),
-          from: mailFrom ? mailFrom.address : '',
-          raw,
-        }
-        const accept = () => {
-          receiving -= 1
-          messages.push(msg)
-          for (const waiter of [...waiters]) waiter(msg)
-          callback()
-        }
-        if (opts.acceptDelayMs) setTimeout(accept, opts.acceptDelayMs)
-        else accept()
+        parseMessage(raw).then(
+          (parsed) => {
+            const msg: ReceivedMail = {
+              ...parsed,
+              to: envelope.rcptTo.map((a: SMTPServerAddress) => a.address),
+              from: mailFrom ? mailFrom.address : '',
+              raw,
+            }
+            const accept = () => {
+              receiving -= 1
+              messages.push(msg)
+              for (const waiter of [...waiters]) waiter(msg)
+              callback()
+            }
+            if (opts.acceptDelayMs) setTimeout(accept, opts.acceptDelayMs)
+            else accept()
+          },
+          (err: Error) => {
+            receiving -= 1
+            callback(err)
+          },
+        )
       })
     },
   })
@@ -127,148 +139,34 @@ export async function startTestSmtp(
   }
 }
 
-type ParsedPart = {
-  subject: string
-  text: string
-  html?: string
-  messageId?: string
-  headers: Record<string, string>
-}
-
-/** Just enough MIME for what nodemailer writes: headers, multipart, base64 and quoted-printable. */
-export function parseMessage(raw: string): ParsedPart {
-  const { headers, body } = splitEntity(raw)
-  const bodies = collectBodies(headers, body)
-  const messageId = headers['message-id']?.trim()
-  return {
-    subject: decodeHeaderWords(headers.subject ?? ''),
-    text: bodies.text ?? '',
-    ...(bodies.html === undefined ? {} : { html: bodies.html }),
-    ...(messageId ? { messageId } : {}),
-    headers,
-  }
-}
-
-function splitEntity(raw: string): { headers: Record<string, string>; body: string } {
-  const match = /\r?\n\r?\n/.exec(raw)
-  const head = match ? raw.slice(0, match.index) : raw
-  const body = match ? raw.slice(match.index + match[0].length) : ''
+/**
+ * A received message read by a real MIME parser (mailparser), as a mail client would read it:
+ * the decoded text and HTML parts, the subject with its encoded words decoded, the attachments.
+ */
+export async function parseMessage(
+  raw: string,
+): Promise<Omit<ReceivedMail, 'to' | 'from' | 'raw'>> {
+  const parsed = await simpleParser(raw, { skipTextToHtml: true, skipImageLinks: true })
   const headers: Record<string, string> = {}
-  // Folded header lines start with whitespace and belong to the line before.
-  for (const line of head.replace(/\r?\n(?=[ \t])/g, '').split(/\r?\n/)) {
-    const colon = line.indexOf(':')
-    if (colon <= 0) continue
-    const name = line.slice(0, colon).trim().toLowerCase()
-    headers[name] ??= line.slice(colon + 1).trim()
-  }
-  return { headers, body }
-}
-
-function collectBodies(
-  headers: Record<string, string>,
-  body: string,
-): { text?: string; html?: string } {
-  const contentType = headers['content-type'] ?? 'text/plain'
-  const mediaType = contentType.split(';')[0]!.trim().toLowerCase()
-
-  if (mediaType.startsWith('multipart/')) {
-    const boundary = headerParam(contentType, 'boundary')
-    if (!boundary) return {}
-    const result: { text?: string; html?: string } = {}
-    for (const part of splitMultipart(body, boundary)) {
-      const entity = splitEntity(part)
-      const found = collectBodies(entity.headers, entity.body)
-      result.text ??= found.text
-      result.html ??= found.html
-    }
-    return result
-  }
-  if (mediaType !== 'text/plain' && mediaType !== 'text/html') return {}
-  if (/attachment/i.test(headers['content-disposition'] ?? '')) return {}
-
-  const bytes = decodeTransfer(body, headers['content-transfer-encoding'] ?? '7bit')
-  const text = decodeCharset(bytes, headerParam(contentType, 'charset') ?? 'utf-8').replace(
-    /\r\n/g,
-    '\n',
-  )
-  return mediaType === 'text/plain' ? { text } : { html: text }
-}
-
-function splitMultipart(body: string, boundary: string): string[] {
-  const parts: string[] = []
-  const delimiter = `--${boundary}`
-  const lines = body.split(/\r?\n/)
-  let current: string[] | undefined
-  for (const line of lines) {
-    const trimmed = line.trimEnd()
-    if (trimmed === `${delimiter}--`) break
-    if (trimmed === delimiter) {
-      if (current) parts.push(current.join('\r\n'))
-      current = []
-      continue
-    }
-    current?.push(line)
-  }
-  if (current) parts.push(current.join('\r\n'))
-  return parts
-}
-
-function headerParam(value: string, name: string): string | undefined {
-  const re = new RegExp(`;\\s*${name}\\s*=\\s*(?:"([^"]*)"|([^;\\s]+))`, 'i')
-  const match = re.exec(value)
-  return match ? (match[1] ?? match[2]) : undefined
-}
-
-function decodeTransfer(body: string, encoding: string): Buffer {
-  switch (encoding.trim().toLowerCase()) {
-    case 'base64':
-      return Buffer.from(body.replace(/\s+/g, ''), 'base64')
-    case 'quoted-printable':
-      return decodeQuotedPrintable(body)
-    default:
-      return Buffer.from(body, 'utf8')
+  for (const line of parsed.headerLines) headers[line.key] ??= unfoldedValue(line.line)
+  return {
+    subject: parsed.subject ?? '',
+    text: (parsed.text ?? '').replace(/\r\n/g, '\n'),
+    ...(typeof parsed.html === 'string' ? { html: parsed.html } : {}),
+    ...(parsed.messageId ? { messageId: parsed.messageId } : {}),
+    headers,
+    attachments: parsed.attachments.map((a) => ({
+      ...(a.filename ? { filename: a.filename } : {}),
+      contentType: a.contentType,
+      content: a.content.toString('utf8'),
+    })),
   }
 }
 
-/** RFC 2045 6.7: `=` at a line end is a soft break, `=XX` is one byte. */
-export function decodeQuotedPrintable(input: string): Buffer {
-  const unfolded = input.replace(/[ \t]*=\r?\n/g, '')
-  const bytes: number[] = []
-  for (let i = 0; i < unfolded.length; i++) {
-    const ch = unfolded[i]!
-    if (ch === '=' && /^[0-9A-Fa-f]{2}$/.test(unfolded.slice(i + 1, i + 3))) {
-      bytes.push(parseInt(unfolded.slice(i + 1, i + 3), 16))
-      i += 2
-    } else {
-      bytes.push(...Buffer.from(ch, 'utf8'))
-    }
-  }
-  return Buffer.from(bytes)
-}
-
-function decodeCharset(bytes: Buffer, charset: string): string {
-  try {
-    return new TextDecoder(charset).decode(bytes)
-  } catch {
-    return bytes.toString('utf8')
-  }
-}
-
-/** RFC 2047 encoded words (`=?UTF-8?Q?...?=`), as nodemailer writes non-ASCII subjects. */
-export function decodeHeaderWords(value: string): string {
-  return (
-    value
-      // Whitespace between two encoded words is folding, not content.
-      .replace(/(\?=)\s+(?==\?)/g, '$1')
-      .replace(
-        /=\?([^?]+)\?([BbQq])\?([^?]*)\?=/g,
-        (_all, charset: string, enc: string, text: string) => {
-          const bytes =
-            enc.toUpperCase() === 'B'
-              ? Buffer.from(text, 'base64')
-              : decodeQuotedPrintable(text.replace(/_/g, ' '))
-          return decodeCharset(bytes, charset.split('*')[0]!)
-        },
-      )
-  )
+/** `Name: value` as sent, folding undone: the value after the colon. */
+function unfoldedValue(line: string): string {
+  return line
+    .slice(line.indexOf(':') + 1)
+    .replace(/\r?\n[ \t]+/g, ' ')
+    .trim()
 }
