@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { pgError } from '../lib/db-errors'
 import { createTestDatabase, type TestDatabase } from '../testing/test-db'
 import type { Db } from './client'
 import {
@@ -41,46 +42,109 @@ beforeAll(async () => {
 })
 afterAll(() => database.close())
 
-const refused = (p: Promise<unknown>) => expect(p).rejects.toThrow()
+/** SQLSTATE of each kind of refusal these tests expect. */
+const CHECK = '23514'
+const UNIQUE = '23505'
+const FOREIGN_KEY = '23503'
+
+/**
+ * The write is refused by the database with this SQLSTATE and by this constraint or index: not
+ * merely "some error", which a typo in the test's own insert would also give.
+ */
+async function refused(write: Promise<unknown>, code: string, constraint: string) {
+  const err = await write.then(
+    () => undefined,
+    (e: unknown) => e,
+  )
+  expect(err, `expected ${constraint} to refuse the write`).toBeDefined()
+  expect(pgError(err)).toMatchObject({ code, constraint })
+}
 
 describe('schema constraints', () => {
   it('keeps usernames in the allowed shape and e-mails unique whatever their case', async () => {
     await refused(
       db.insert(users).values({ username: 'Has Caps', email: 'a@b.c', passwordHash: 'x' }),
+      CHECK,
+      'users_username_format',
     )
-    await refused(db.insert(users).values({ username: 'ab', email: 'a@b.c', passwordHash: 'x' }))
+    await refused(
+      db.insert(users).values({ username: 'ab', email: 'a@b.c', passwordHash: 'x' }),
+      CHECK,
+      'users_username_format',
+    )
     await refused(
       db
         .insert(users)
         .values({ username: 'other.one', email: 'schema@example.COM', passwordHash: 'x' }),
+      UNIQUE,
+      'users_email_lower_unique',
     )
-    await refused(db.insert(podcasts).values({ name: 'RADIOLAB' }))
+    await refused(
+      db.insert(users).values({ username: 'schema.check', email: 'new@b.c', passwordHash: 'x' }),
+      UNIQUE,
+      'users_username_unique',
+    )
+    await refused(
+      db.insert(podcasts).values({ name: 'RADIOLAB' }),
+      UNIQUE,
+      'podcasts_name_lower_unique',
+    )
   })
 
   it('allows one registration per member and podclub', async () => {
     await db.insert(registrations).values({ podclubId, userId })
-    await refused(db.insert(registrations).values({ podclubId, userId }))
+    await refused(
+      db.insert(registrations).values({ podclubId, userId }),
+      UNIQUE,
+      'registrations_podclub_user_unique',
+    )
+    await refused(
+      db.insert(registrations).values({ podclubId: podclubId + 1000, userId }),
+      FOREIGN_KEY,
+      'registrations_podclub_id_podclubs_id_fk',
+    )
   })
 
   it('refuses a blank hindsight and a completed podclub without its completion time', async () => {
-    await refused(db.insert(hindsights).values({ podclubId, userId, message: '   ' }))
     await refused(
-      db.insert(podclubs).values({
-        podcastId: (await db.select().from(podcasts))[0]!.id,
-        podmeisterId: userId,
-        episodeTitle: 'x',
-        startsAt: new Date(),
-        status: 'completed',
-      }),
+      db.insert(hindsights).values({ podclubId, userId, message: '   ' }),
+      CHECK,
+      'hindsights_message_not_blank',
+    )
+    const podclub = {
+      podcastId: (await db.select().from(podcasts))[0]!.id,
+      podmeisterId: userId,
+      episodeTitle: 'x',
+      startsAt: new Date(),
+    }
+    await refused(
+      db.insert(podclubs).values({ ...podclub, status: 'completed' }),
+      CHECK,
+      'podclubs_completed_has_time',
+    )
+    await refused(
+      db.insert(podclubs).values({ ...podclub, durationMinutes: 0 }),
+      CHECK,
+      'podclubs_duration_positive',
     )
   })
 
   it('lets an invite code be used by one member, and never marks the club code used', async () => {
     await db.insert(inviteCodes).values({ code: 'once', usedById: userId, usedAt: new Date() })
-    await refused(db.insert(inviteCodes).values({ code: 'once' }))
-    await refused(db.insert(inviteCodes).values({ code: 'twice', usedById: userId }))
+    await refused(
+      db.insert(inviteCodes).values({ code: 'once' }),
+      UNIQUE,
+      'invite_codes_code_unique',
+    )
+    await refused(
+      db.insert(inviteCodes).values({ code: 'twice', usedById: userId }),
+      UNIQUE,
+      'invite_codes_used_by_unique',
+    )
     await refused(
       db.insert(inviteCodes).values({ code: 'club', reusable: true, usedAt: new Date() }),
+      CHECK,
+      'invite_codes_reusable_never_used',
     )
   })
 
@@ -105,13 +169,24 @@ describe('schema constraints', () => {
       .returning()
     await refused(
       db.insert(voteCodes).values({ pollId: p1!.id, email: 'V@example.com', codeHash: 'h2' }),
+      UNIQUE,
+      'vote_codes_poll_email_unique',
+    )
+    await refused(
+      db.insert(voteCodes).values({ pollId: p2!.id, email: 'v@example.com', codeHash: 'h1' }),
+      UNIQUE,
+      'vote_codes_hash_unique',
     )
     await refused(
       db.insert(pollVotes).values({ pollId: p1!.id, optionId: o2!.id, voteCodeId: code!.id }),
+      FOREIGN_KEY,
+      'poll_votes_option_of_poll_fk',
     )
     await db.insert(pollVotes).values({ pollId: p1!.id, optionId: o1!.id, voteCodeId: code!.id })
     await refused(
       db.insert(pollVotes).values({ pollId: p1!.id, optionId: o1!.id, voteCodeId: code!.id }),
+      UNIQUE,
+      'poll_votes_vote_code_unique',
     )
   })
 })
