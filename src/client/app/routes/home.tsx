@@ -1,13 +1,11 @@
-import { useState } from 'react'
+import { lazy, Suspense, useEffect, useState } from 'react'
 import { useLoaderData } from 'react-router'
 import { ContentLayout } from '#client/components/layouts/content-layout'
 import { AboutCard } from '#client/features/home/components/about-card'
 import { ArchiveCard } from '#client/features/home/components/archive-card'
-import { InviteCard } from '#client/features/home/components/invite-card'
 import { JoinCard } from '#client/features/home/components/join-card'
 import { Splash } from '#client/features/home/components/splash'
 import { StatsCard } from '#client/features/home/components/stats-card'
-import { SuggestCard } from '#client/features/home/components/suggest-card'
 import { TestimonialCard } from '#client/features/home/components/testimonial-card'
 import { ThinkerCard } from '#client/features/home/components/thinker-card'
 import { PodclubFeed } from '#client/features/podclubs/components/podclub-feed'
@@ -15,14 +13,34 @@ import type { BlockType } from '#client/features/podclubs/lib/build-feed'
 import { useUser } from '#client/lib/auth'
 import type { HomeLoaderData } from '../router'
 
+// The members' two cards hold forms, and with them the form library: they load apart, so a
+// visitor's first load of / carries none of it (the size budget, scripts/size-budget.mjs).
+const loadInviteCard = () => import('#client/features/home/components/invite-card')
+const loadSuggestCard = () => import('#client/features/home/components/suggest-card')
+const InviteCard = lazy(() => loadInviteCard().then((m) => ({ default: m.InviteCard })))
+const SuggestCard = lazy(() => loadSuggestCard().then((m) => ({ default: m.SuggestCard })))
+
+/** Holds a form card's place while its code arrives, about as tall as the card. */
+function FormCardPlaceholder() {
+  return <div className="h-full min-h-80 rounded-sm border border-line bg-paper-raised" />
+}
+
 function renderBlock(block: BlockType, index: number) {
   switch (block) {
     case 'invite':
-      return <InviteCard />
+      return (
+        <Suspense fallback={<FormCardPlaceholder />}>
+          <InviteCard />
+        </Suspense>
+      )
     case 'join':
       return <JoinCard instance={index} />
     case 'propose':
-      return <SuggestCard />
+      return (
+        <Suspense fallback={<FormCardPlaceholder />}>
+          <SuggestCard />
+        </Suspense>
+      )
     case 'about':
       return <AboutCard />
     case 'stats':
@@ -43,6 +61,14 @@ export default function HomeRoute() {
   const { skipSplash } = useLoaderData<HomeLoaderData>()
   const user = useUser()
   const [splash, setSplash] = useState<SplashState>(skipSplash ? 'gone' : 'showing')
+  const isMember = user !== null
+
+  // A member's feed shows both form cards: their code loads while the feed does.
+  useEffect(() => {
+    if (!isMember) return
+    void loadInviteCard()
+    void loadSuggestCard()
+  }, [isMember])
 
   return (
     <>

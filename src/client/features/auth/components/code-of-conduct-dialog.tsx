@@ -1,3 +1,4 @@
+import { PendingButton } from '#client/components/form/pending-button'
 import { Button } from '#client/components/ui/button'
 import {
   Dialog,
@@ -6,7 +7,6 @@ import {
   DialogFooter,
   DialogTitle,
 } from '#client/components/ui/dialog'
-import { Spinner } from '#client/components/ui/spinner'
 
 type CodeOfConductDialogProps = {
   open: boolean
@@ -72,15 +72,14 @@ export function CodeOfConductDialog({
           <Button type="button" variant="outline" onClick={onDecline} disabled={isSubmitting}>
             [ decline ]
           </Button>
-          <Button type="button" onClick={onAccept} disabled={isSubmitting}>
-            {isSubmitting ? (
-              <>
-                <Spinner />[ creating account… ]
-              </>
-            ) : (
-              '[ accept & continue ]'
-            )}
-          </Button>
+          <PendingButton
+            type="button"
+            onClick={onAccept}
+            isPending={isSubmitting}
+            pendingLabel="[ creating account… ]"
+          >
+            [ accept & continue ]
+          </PendingButton>
         </DialogFooter>
       </DialogContent>
     </Dialog>

@@ -1,11 +1,10 @@
-import { zodResolver } from '@hookform/resolvers/zod'
 import { useState } from 'react'
-import { useForm } from 'react-hook-form'
 import { Link } from 'react-router'
-import { createPasswordResetBodySchema, type CreatePasswordResetBody } from '#contract/accounts'
-import { Button } from '#client/components/ui/button'
-import { FormField } from '#client/components/ui/form-field'
-import { Spinner } from '#client/components/ui/spinner'
+import { createPasswordResetBodySchema } from '#contract/accounts'
+import { Field } from '#client/components/form/field'
+import { PendingButton } from '#client/components/form/pending-button'
+import { showServerError } from '#client/components/form/server-error'
+import { useContractForm } from '#client/components/form/use-contract-form'
 import { toast } from '#client/lib/toast'
 import { useRequestPasswordReset } from '../api/request-password-reset'
 
@@ -14,10 +13,7 @@ const linkClass = 'rounded-sm font-mono text-sm text-accent underline-offset-4 h
 export function ForgotPasswordForm() {
   const request = useRequestPasswordReset()
   const [sentTo, setSentTo] = useState<string | null>(null)
-  const form = useForm<CreatePasswordResetBody>({
-    resolver: zodResolver(createPasswordResetBodySchema),
-    defaultValues: { email: '' },
-  })
+  const form = useContractForm(createPasswordResetBodySchema, { defaultValues: { email: '' } })
 
   const handleSubmit = form.handleSubmit((body) =>
     request.mutate(body, {
@@ -28,12 +24,7 @@ export function ForgotPasswordForm() {
         })
         setSentTo(body.email)
       },
-      onError: (error) =>
-        toast({
-          title: 'Failed to send reset link',
-          description: error.message,
-          variant: 'destructive',
-        }),
+      onError: (error) => showServerError(form, error, { title: 'Failed to send reset link' }),
     }),
   )
 
@@ -72,7 +63,7 @@ export function ForgotPasswordForm() {
         Enter the e-mail address of your account and we will send you a link to choose a new
         password.
       </p>
-      <FormField
+      <Field
         label="email"
         type="email"
         autoComplete="email"
@@ -82,15 +73,9 @@ export function ForgotPasswordForm() {
         {...form.register('email')}
       />
       <div className="flex flex-wrap items-center justify-between gap-4">
-        <Button type="submit" disabled={request.isPending}>
-          {request.isPending ? (
-            <>
-              <Spinner />[ sending… ]
-            </>
-          ) : (
-            '[ send reset link ]'
-          )}
-        </Button>
+        <PendingButton isPending={request.isPending} pendingLabel="[ sending… ]">
+          [ send reset link ]
+        </PendingButton>
         <Link to="/login" className={linkClass}>
           back to login
         </Link>

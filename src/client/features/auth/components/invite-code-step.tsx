@@ -1,12 +1,10 @@
-import { zodResolver } from '@hookform/resolvers/zod'
 import { useEffect, useRef } from 'react'
-import { useForm } from 'react-hook-form'
 import { Link } from 'react-router'
 import { validateInviteCodeBodySchema } from '#contract/auth'
-import { Button } from '#client/components/ui/button'
-import { FormField } from '#client/components/ui/form-field'
-import { Spinner } from '#client/components/ui/spinner'
-import { toast } from '#client/lib/toast'
+import { Field } from '#client/components/form/field'
+import { PendingButton } from '#client/components/form/pending-button'
+import { showServerError } from '#client/components/form/server-error'
+import { useContractForm } from '#client/components/form/use-contract-form'
 import { useValidateInviteCode } from '../api/validate-invite-code'
 
 export const INVITE_CODE_FAILED = 'Failed to validate invite code'
@@ -29,8 +27,7 @@ export function InviteCodeStep({
   onValid,
 }: InviteCodeStepProps) {
   const validate = useValidateInviteCode()
-  const form = useForm<{ code: string }>({
-    resolver: zodResolver(validateInviteCodeBodySchema),
+  const form = useContractForm(validateInviteCodeBodySchema, {
     defaultValues: { code: initialCode },
   })
   const {
@@ -41,7 +38,8 @@ export function InviteCodeStep({
     validate.mutate(code, {
       onSuccess: () => onValid(code),
       onError: (error) => {
-        toast({ title: 'Invalid invite code', description: error.message, variant: 'destructive' })
+        showServerError(form, error, { title: 'Invalid invite code' })
+        // Spec 2 §8: whatever the reason, the field itself says the check failed.
         form.setError('code', { message: INVITE_CODE_FAILED }, { shouldFocus: true })
       },
     })
@@ -71,7 +69,7 @@ export function InviteCodeStep({
         podclub is invite-only. Enter the code a member gave you, or the one from the link you
         followed.
       </p>
-      <FormField
+      <Field
         label="invite code"
         autoComplete="off"
         autoCapitalize="none"
@@ -81,15 +79,9 @@ export function InviteCodeStep({
         {...form.register('code')}
       />
       <div className="flex flex-wrap items-center justify-between gap-4">
-        <Button type="submit" disabled={validate.isPending}>
-          {validate.isPending ? (
-            <>
-              <Spinner />[ checking… ]
-            </>
-          ) : (
-            '[ continue ]'
-          )}
-        </Button>
+        <PendingButton isPending={validate.isPending} pendingLabel="[ checking… ]">
+          [ continue ]
+        </PendingButton>
         <Link
           to="/waitlist"
           className="rounded-sm font-mono text-sm text-accent underline-offset-4 hover:underline"

@@ -1,9 +1,10 @@
-import { zodResolver } from '@hookform/resolvers/zod'
 import { useState } from 'react'
-import { useForm, useWatch } from 'react-hook-form'
+import { useWatch } from 'react-hook-form'
 import { registerFormSchema, type RegisterForm as RegisterFormValues } from '#contract/accounts'
-import { Button } from '#client/components/ui/button'
-import { FormField } from '#client/components/ui/form-field'
+import { Field } from '#client/components/form/field'
+import { PendingButton } from '#client/components/form/pending-button'
+import { showServerError } from '#client/components/form/server-error'
+import { useContractForm } from '#client/components/form/use-contract-form'
 import { isApiError } from '#client/lib/api-client'
 import { toast } from '#client/lib/toast'
 import { useSignup } from '../api/signup'
@@ -31,11 +32,7 @@ const FIELDS = Object.keys(EMPTY) as (keyof RegisterFormValues)[]
 export function RegisterForm({ inviteCode, onSuccess, onCodeRefused }: RegisterFormProps) {
   const [isConductOpen, setIsConductOpen] = useState(false)
   const signup = useSignup()
-  const form = useForm<RegisterFormValues>({
-    resolver: zodResolver(registerFormSchema),
-    defaultValues: EMPTY,
-    mode: 'onTouched',
-  })
+  const form = useContractForm(registerFormSchema, { defaultValues: EMPTY, mode: 'onTouched' })
   const {
     register,
     formState: { errors },
@@ -44,8 +41,7 @@ export function RegisterForm({ inviteCode, onSuccess, onCodeRefused }: RegisterF
   // Spec 2 §5: 'create' stays disabled until every field is non-empty.
   const isComplete = FIELDS.every((field) => (values[field] ?? '') !== '')
 
-  function handleAccept() {
-    const { confirm: _confirm, ...account } = registerFormSchema.parse(form.getValues())
+  const handleAccept = form.handleSubmit(({ confirm: _confirm, ...account }) =>
     signup.mutate(
       { ...account, inviteCode },
       {
@@ -56,27 +52,16 @@ export function RegisterForm({ inviteCode, onSuccess, onCodeRefused }: RegisterF
         },
         onError: (error) => {
           setIsConductOpen(false)
-          toast({
-            title: 'Failed to create account',
-            description: error.message,
-            variant: 'destructive',
-          })
-          if (!isApiError(error)) return
-          if (error.code === 'INVITE_CODE_USED' || error.code === 'INVALID_INVITE_CODE') {
+          showServerError(form, error, { title: 'Failed to create account' })
+          const code = isApiError(error) ? error.code : undefined
+          // The code is not on this form: its step takes the visitor back with the reason.
+          if (code === 'INVITE_CODE_USED' || code === 'INVALID_INVITE_CODE') {
             onCodeRefused(error.message)
-            return
-          }
-          let focused = false
-          for (const field of FIELDS) {
-            const message = error.fieldErrors[field]?.[0]
-            if (!message) continue
-            form.setError(field, { message }, { shouldFocus: !focused })
-            focused = true
           }
         },
       },
-    )
-  }
+    ),
+  )
 
   function handleDecline() {
     setIsConductOpen(false)
@@ -96,7 +81,7 @@ export function RegisterForm({ inviteCode, onSuccess, onCodeRefused }: RegisterF
         onSubmit={form.handleSubmit(() => setIsConductOpen(true))}
         className="grid max-w-md gap-5"
       >
-        <FormField
+        <Field
           label="username"
           hint="3–24 lowercase letters, numbers or periods."
           autoComplete="username"
@@ -104,7 +89,7 @@ export function RegisterForm({ inviteCode, onSuccess, onCodeRefused }: RegisterF
           error={errors.username?.message}
           {...register('username')}
         />
-        <FormField
+        <Field
           label="email"
           type="email"
           autoComplete="email"
@@ -112,19 +97,19 @@ export function RegisterForm({ inviteCode, onSuccess, onCodeRefused }: RegisterF
           error={errors.email?.message}
           {...register('email')}
         />
-        <FormField
+        <Field
           label="city"
           autoComplete="address-level2"
           error={errors.city?.message}
           {...register('city')}
         />
-        <FormField
+        <Field
           label="how did you find us?"
           autoComplete="off"
           error={errors.source?.message}
           {...register('source')}
         />
-        <FormField
+        <Field
           label="password"
           type="password"
           hint="At least 8 characters."
@@ -132,7 +117,7 @@ export function RegisterForm({ inviteCode, onSuccess, onCodeRefused }: RegisterF
           error={errors.password?.message}
           {...register('password')}
         />
-        <FormField
+        <Field
           label="confirm password"
           type="password"
           autoComplete="new-password"
@@ -140,15 +125,16 @@ export function RegisterForm({ inviteCode, onSuccess, onCodeRefused }: RegisterF
           {...register('confirm')}
         />
         <div>
-          <Button type="submit" disabled={!isComplete || signup.isPending}>
+          {/* The code of conduct dialog shows the request on its way ('creating account…'). */}
+          <PendingButton isPending={signup.isPending} spinner={false} disabled={!isComplete}>
             [ create account ]
-          </Button>
+          </PendingButton>
         </div>
       </form>
       <CodeOfConductDialog
         open={isConductOpen}
         isSubmitting={signup.isPending}
-        onAccept={handleAccept}
+        onAccept={() => void handleAccept()}
         onDecline={handleDecline}
       />
     </>

@@ -1,12 +1,12 @@
-import { zodResolver } from '@hookform/resolvers/zod'
 import { useEffect } from 'react'
-import { useForm } from 'react-hook-form'
 import { Link } from 'react-router'
-import { resetPasswordFormSchema, type ResetPasswordForm as Values } from '#contract/accounts'
-import { Button } from '#client/components/ui/button'
-import { FormField } from '#client/components/ui/form-field'
+import { resetPasswordFormSchema } from '#contract/accounts'
+import { Field } from '#client/components/form/field'
+import { PendingButton } from '#client/components/form/pending-button'
+import { showServerError } from '#client/components/form/server-error'
+import { useContractForm } from '#client/components/form/use-contract-form'
 import { Spinner } from '#client/components/ui/spinner'
-import { DEFAULT_ERROR_MESSAGE, isApiError } from '#client/lib/api-client'
+import { isApiError } from '#client/lib/api-client'
 import { toast } from '#client/lib/toast'
 import { useConfirmPasswordReset } from '../api/confirm-password-reset'
 import { useResetToken } from '../api/validate-reset-token'
@@ -22,8 +22,7 @@ type ResetPasswordFormProps = {
 export function ResetPasswordForm({ token, onSuccess }: ResetPasswordFormProps) {
   const check = useResetToken(token)
   const confirm = useConfirmPasswordReset()
-  const form = useForm<Values>({
-    resolver: zodResolver(resetPasswordFormSchema),
+  const form = useContractForm(resetPasswordFormSchema, {
     defaultValues: { password: '', confirm: '' },
   })
   const { errors } = form.formState
@@ -76,15 +75,12 @@ export function ResetPasswordForm({ token, onSuccess }: ResetPasswordFormProps) 
           })
           onSuccess()
         },
-        onError: (error) => {
-          const passwordError = isApiError(error) ? error.fieldErrors.password?.[0] : undefined
-          if (passwordError) form.setError('password', { message: passwordError })
-          toast({
+        onError: (error) =>
+          // Spec 2 §8: the toast reads the first password error, else the general message.
+          showServerError(form, error, {
             title: 'Failed to reset password',
-            description: passwordError ?? error.message ?? DEFAULT_ERROR_MESSAGE,
-            variant: 'destructive',
-          })
-        },
+            description: (apiError) => apiError.fieldErrors.password?.[0] ?? apiError.message,
+          }),
       },
     ),
   )
@@ -97,7 +93,7 @@ export function ResetPasswordForm({ token, onSuccess }: ResetPasswordFormProps) 
       aria-busy={confirm.isPending || undefined}
       className="grid max-w-sm gap-5"
     >
-      <FormField
+      <Field
         label="new password"
         type="password"
         hint="At least 8 characters."
@@ -106,7 +102,7 @@ export function ResetPasswordForm({ token, onSuccess }: ResetPasswordFormProps) 
         error={errors.password?.message}
         {...form.register('password')}
       />
-      <FormField
+      <Field
         label="confirm password"
         type="password"
         autoComplete="new-password"
@@ -114,15 +110,9 @@ export function ResetPasswordForm({ token, onSuccess }: ResetPasswordFormProps) 
         {...form.register('confirm')}
       />
       <div>
-        <Button type="submit" disabled={confirm.isPending}>
-          {confirm.isPending ? (
-            <>
-              <Spinner />[ saving… ]
-            </>
-          ) : (
-            '[ reset password ]'
-          )}
-        </Button>
+        <PendingButton isPending={confirm.isPending} pendingLabel="[ saving… ]">
+          [ reset password ]
+        </PendingButton>
       </div>
     </form>
   )

@@ -1,4 +1,6 @@
-import { useId, useState, type FormEvent } from 'react'
+import { useId, useState } from 'react'
+import type { FieldErrors, UseFormReturn } from 'react-hook-form'
+import type { z } from 'zod'
 import { createBlastBodySchema, type CreateBlastBody } from '#contract/control-panel'
 import {
   AlertDialog,
@@ -9,101 +11,86 @@ import {
   AlertDialogFooter,
   AlertDialogTitle,
 } from '#client/components/ui/alert-dialog'
-import { Button } from '#client/components/ui/button'
-import { Input } from '#client/components/ui/input'
-import { Spinner } from '#client/components/ui/spinner'
+import { Field, FieldError } from '#client/components/form/field'
+import { PendingButton } from '#client/components/form/pending-button'
+import { formErrorOf, showServerError } from '#client/components/form/server-error'
+import { useContractForm } from '#client/components/form/use-contract-form'
 import { toast } from '#client/lib/toast'
 import { useSendMonthlyBlast } from '../api/send-monthly-blast'
 import { useSendTestBlast } from '../api/send-test-blast'
 
-type Ids = [string, string, string]
-const EMPTY: Ids = ['', '', '']
+const ID_FIELDS = ['podclub_1', 'podclub_2', 'podclub_3'] as const
+const EMPTY = { podclub_1: '', podclub_2: '', podclub_3: '' }
 
-/** Reads the three inputs with the contract's rules; gives the body or the first problem. */
-function parseIds(ids: Ids): { body: CreateBlastBody } | { error: string } {
-  const [a, b, c] = ids.map((v) => v.trim() || undefined)
-  const parsed = createBlastBodySchema.safeParse({ podclub_1: a, podclub_2: b, podclub_3: c })
-  if (parsed.success) return { body: parsed.data }
-  return { error: parsed.error.issues[0]?.message ?? 'Enter three podclub IDs' }
+type BlastValues = z.input<typeof createBlastBodySchema>
+type BlastForm = UseFormReturn<BlastValues, unknown, z.output<typeof createBlastBodySchema>>
+
+function useBlastForm() {
+  return useContractForm(createBlastBodySchema, { defaultValues: EMPTY })
+}
+
+/** The three ids share one message: the first problem, in the order of the inputs. */
+function firstProblem(errors: FieldErrors<BlastValues>) {
+  for (const name of ID_FIELDS) {
+    const message = errors[name]?.message
+    if (message) return message
+  }
+  return formErrorOf(errors)
 }
 
 type BlastFieldsProps = {
   legend: string
   description: string
-  ids: Ids
-  error: string | undefined
-  onChange: (ids: Ids) => void
+  form: BlastForm
 }
 
-function BlastFields({ legend, description, ids, error, onChange }: BlastFieldsProps) {
+function BlastFields({ legend, description, form }: BlastFieldsProps) {
   const id = useId()
   const errorId = `${id}-error`
+  const error = firstProblem(form.formState.errors)
   return (
     <fieldset className="grid gap-3" aria-describedby={error ? errorId : undefined}>
       <legend className="mb-1 font-mono text-base font-semibold">{legend}</legend>
       <p className="text-sm text-ink-muted">{description}</p>
       <div className="grid grid-cols-1 gap-2 min-[420px]:grid-cols-3">
-        {ids.map((value, i) => {
+        {ID_FIELDS.map((name, i) => {
           const label = `podclub ID ${i + 1}`
           return (
-            <div key={label} className="grid">
-              <label htmlFor={`${id}-${i}`} className="sr-only">
-                {label}
-              </label>
-              <Input
-                id={`${id}-${i}`}
-                type="number"
-                inputMode="numeric"
-                min={1}
-                placeholder={label}
-                value={value}
-                aria-invalid={error ? true : undefined}
-                onChange={(event) => {
-                  const next: Ids = [...ids]
-                  next[i] = event.target.value
-                  onChange(next)
-                }}
-              />
-            </div>
+            <Field
+              key={name}
+              label={label}
+              hideLabel
+              type="number"
+              inputMode="numeric"
+              min={1}
+              placeholder={label}
+              aria-invalid={error ? true : undefined}
+              {...form.register(name)}
+            />
           )
         })}
       </div>
-      {error ? (
-        <p id={errorId} className="text-sm text-danger">
-          {error}
-        </p>
-      ) : null}
+      <FieldError id={errorId} message={error} />
     </fieldset>
   )
 }
 
 export function TestBlastForm() {
-  const [ids, setIds] = useState<Ids>(EMPTY)
-  const [error, setError] = useState<string>()
+  const form = useBlastForm()
   const send = useSendTestBlast()
 
-  function handleSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault()
-    if (send.isPending) return
-    const parsed = parseIds(ids)
-    if ('error' in parsed) return setError(parsed.error)
-    setError(undefined)
-    send.mutate(parsed.body, {
+  const handleSubmit = form.handleSubmit((body) =>
+    send.mutate(body, {
       onSuccess: () =>
         toast({
           title: 'Test Blast Sent',
           description: 'The test monthly blast was sent successfully.',
         }),
-      onError: (apiError) =>
-        toast({
-          title: 'Unable to Send Test Blast',
-          description: apiError.message,
-          variant: 'destructive',
-        }),
+      onError: (error) => showServerError(form, error, { title: 'Unable to Send Test Blast' }),
       // Spec 2 §4: the inputs are cleared after each attempt.
-      onSettled: () => setIds(EMPTY),
-    })
-  }
+      onSettled: () => form.reset(),
+    }),
+  )
 
   return (
     <form
@@ -114,36 +101,22 @@ export function TestBlastForm() {
       <BlastFields
         legend="test blast"
         description="Sends the monthly blast to super users only, to check it first."
-        ids={ids}
-        error={error}
-        onChange={setIds}
+        form={form}
       />
-      <Button
-        type="submit"
-        variant="outline"
-        className="justify-self-start"
-        disabled={send.isPending}
-      >
-        {send.isPending ? <Spinner /> : null}[ send test blast ]
-      </Button>
+      <PendingButton isPending={send.isPending} variant="outline" className="justify-self-start">
+        [ send test blast ]
+      </PendingButton>
     </form>
   )
 }
 
 export function MonthlyBlastForm() {
-  const [ids, setIds] = useState<Ids>(EMPTY)
-  const [error, setError] = useState<string>()
+  const form = useBlastForm()
   const [confirming, setConfirming] = useState<CreateBlastBody | null>(null)
   const send = useSendMonthlyBlast()
 
-  function handleSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault()
-    if (send.isPending) return
-    const parsed = parseIds(ids)
-    if ('error' in parsed) return setError(parsed.error)
-    setError(undefined)
-    setConfirming(parsed.body)
-  }
+  // Spec 2 §5: a blast to every member waits for the operator to confirm it.
+  const handleSubmit = form.handleSubmit((body) => setConfirming(body))
 
   function handleConfirm() {
     if (!confirming) return
@@ -153,13 +126,8 @@ export function MonthlyBlastForm() {
           title: 'Monthly Blast Sent',
           description: `The monthly blast was sent successfully to all members (${data.queued} queued).`,
         }),
-      onError: (apiError) =>
-        toast({
-          title: 'Unable to Send Monthly Blast',
-          description: apiError.message,
-          variant: 'destructive',
-        }),
-      onSettled: () => setIds(EMPTY),
+      onError: (error) => showServerError(form, error, { title: 'Unable to Send Monthly Blast' }),
+      onSettled: () => form.reset(),
     })
     setConfirming(null)
   }
@@ -173,13 +141,11 @@ export function MonthlyBlastForm() {
       <BlastFields
         legend="monthly blast"
         description="Sends three upcoming podclubs to every member who has not unsubscribed."
-        ids={ids}
-        error={error}
-        onChange={setIds}
+        form={form}
       />
-      <Button type="submit" className="justify-self-start" disabled={send.isPending}>
-        {send.isPending ? <Spinner /> : null}[ send monthly blast ]
-      </Button>
+      <PendingButton isPending={send.isPending} className="justify-self-start">
+        [ send monthly blast ]
+      </PendingButton>
       <AlertDialog
         open={confirming !== null}
         onOpenChange={(open) => {

@@ -1,18 +1,17 @@
-import { useId, useState, type FormEvent } from 'react'
+import { useMemo } from 'react'
+import type { FieldPath } from 'react-hook-form'
 import {
   createOperatorPodclubBodySchema,
   type CreateOperatorPodclubBody,
 } from '#contract/control-panel'
-import { Button } from '#client/components/ui/button'
-import { Label } from '#client/components/ui/label'
-import { Spinner } from '#client/components/ui/spinner'
+import { Field } from '#client/components/form/field'
+import { PendingButton } from '#client/components/form/pending-button'
+import { showServerError } from '#client/components/form/server-error'
+import { useContractForm } from '#client/components/form/use-contract-form'
 import { toast } from '#client/lib/toast'
 import { useCreateOperatorPodclub } from '../api/operator-calls'
-import { firstErrors, FormField } from './form-field'
 
-type Values = Required<{ [K in keyof CreateOperatorPodclubBody]: string }>
-
-const EMPTY: Values = {
+const EMPTY: Required<CreateOperatorPodclubBody> = {
   title: '',
   podcastName: '',
   number: '',
@@ -30,7 +29,9 @@ const EMPTY: Values = {
   zoomLink: '',
 }
 
-const TEXT_FIELDS: [keyof Values, string, { multiline?: boolean; placeholder?: string }?][] = [
+type Name = FieldPath<CreateOperatorPodclubBody>
+
+const TEXT_FIELDS: [Name, string, { multiline?: boolean; placeholder?: string }?][] = [
   ['title', 'episode title'],
   ['podcastName', 'podcast'],
   ['number', 'episode number (optional)'],
@@ -49,35 +50,23 @@ const TEXT_FIELDS: [keyof Values, string, { multiline?: boolean; placeholder?: s
 
 /** Creates an upcoming podclub with any future date and any member as podmeister. */
 export function CreatePodclubForm() {
-  const id = useId()
-  const [values, setValues] = useState<Values>(EMPTY)
-  const [errors, setErrors] = useState<Record<string, string>>({})
+  const schema = useMemo(() => createOperatorPodclubBodySchema(() => new Date()), [])
+  const form = useContractForm(schema, { defaultValues: EMPTY })
+  const { errors } = form.formState
   const create = useCreateOperatorPodclub()
-  const set = (name: keyof Values) => (value: string) =>
-    setValues((current) => ({ ...current, [name]: value }))
 
-  function handleSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault()
-    if (create.isPending) return
-    const parsed = createOperatorPodclubBodySchema(() => new Date()).safeParse(values)
-    if (!parsed.success) return setErrors(firstErrors(parsed.error.issues))
-    setErrors({})
-    create.mutate(values as CreateOperatorPodclubBody, {
+  const handleSubmit = form.handleSubmit((body) =>
+    create.mutate(body, {
       onSuccess: (podclub) => {
         toast({
           title: 'podclub created',
           description: `${podclub.episode_title} (ID ${podclub.id})`,
         })
-        setValues(EMPTY)
+        form.reset()
       },
-      onError: (error) =>
-        toast({
-          title: 'Failed to create podclub',
-          description: error.message,
-          variant: 'destructive',
-        }),
-    })
-  }
+      onError: (error) => showServerError(form, error, { title: 'Failed to create podclub' }),
+    }),
+  )
 
   return (
     <form
@@ -87,33 +76,34 @@ export function CreatePodclubForm() {
       className="grid gap-4 rounded-sm border border-line p-4"
     >
       <div className="grid gap-4 sm:grid-cols-2">
-        {TEXT_FIELDS.map(([name, label, options]) => (
-          <FormField
-            key={name}
-            id={`${id}-${name}`}
-            label={label}
-            value={values[name]}
-            onChange={set(name)}
-            error={errors[name]}
-            {...options}
-          />
-        ))}
-        <div className="grid content-start gap-2">
-          <Label htmlFor={`${id}-location`}>podclub location</Label>
-          <select
-            id={`${id}-location`}
-            value={values.location}
-            onChange={(e) => set('location')(e.target.value)}
-            className="h-10 rounded-sm border border-line bg-paper-raised px-3 text-base text-ink sm:text-sm"
-          >
-            <option value="zoom">zoom</option>
-            <option value="nyc">nyc</option>
-          </select>
-        </div>
+        {TEXT_FIELDS.map(([name, label, options]) =>
+          options?.multiline ? (
+            <Field
+              key={name}
+              as="textarea"
+              label={label}
+              rows={3}
+              error={errors[name]?.message}
+              {...form.register(name)}
+            />
+          ) : (
+            <Field
+              key={name}
+              label={label}
+              placeholder={options?.placeholder}
+              error={errors[name]?.message}
+              {...form.register(name)}
+            />
+          ),
+        )}
+        <Field as="select" label="podclub location" {...form.register('location')}>
+          <option value="zoom">zoom</option>
+          <option value="nyc">nyc</option>
+        </Field>
       </div>
-      <Button type="submit" className="justify-self-start" disabled={create.isPending}>
-        {create.isPending ? <Spinner /> : null}[ create podclub ]
-      </Button>
+      <PendingButton isPending={create.isPending} className="justify-self-start">
+        [ create podclub ]
+      </PendingButton>
     </form>
   )
 }

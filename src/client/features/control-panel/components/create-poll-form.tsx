@@ -1,21 +1,16 @@
-import { useId, useState, type FormEvent } from 'react'
+import { useId } from 'react'
+import { useFieldArray } from 'react-hook-form'
+import { z } from 'zod'
 import { createPollBodySchema, POLL_OPTIONS_MAX, POLL_OPTIONS_MIN } from '#contract/polls'
+import { Field, FieldError } from '#client/components/form/field'
+import { PendingButton } from '#client/components/form/pending-button'
+import { showServerError } from '#client/components/form/server-error'
+import { useContractForm } from '#client/components/form/use-contract-form'
 import { Button } from '#client/components/ui/button'
-import { Spinner } from '#client/components/ui/spinner'
 import { toast } from '#client/lib/toast'
 import { useCreatePoll } from '../api/operator-calls'
-import { firstErrors, FormField } from './form-field'
 
-type Option = { key: number; title: string; podcast: string; description: string; link: string }
-
-let nextKey = 0
-const emptyOption = (): Option => ({
-  key: nextKey++,
-  title: '',
-  podcast: '',
-  description: '',
-  link: '',
-})
+const emptyOption = () => ({ title: '', podcast: '', description: '', link: '' })
 const startingOptions = () => Array.from({ length: POLL_OPTIONS_MIN }, emptyOption)
 
 /** A `datetime-local` value (the browser's time) as ISO 8601, or '' when it is none. */
@@ -24,56 +19,39 @@ function toIso(local: string): string {
   return local && !Number.isNaN(date.getTime()) ? date.toISOString() : ''
 }
 
+/** The poll's body, its expiry typed in the browser's time and checked against it. */
+const createPollFormSchema = createPollBodySchema.extend({
+  expires_at: z
+    .string()
+    .transform(toIso)
+    .pipe(createPollBodySchema.shape.expires_at)
+    .refine(
+      (expiresAt) => new Date(expiresAt).getTime() > Date.now(),
+      'The expiry must be in the future',
+    ),
+})
+
 /** Creates a poll: title, theme, expiry, and 2 to 10 options (spec 2, CONTRACT.md). */
 export function CreatePollForm() {
   const id = useId()
-  const [title, setTitle] = useState('')
-  const [description, setDescription] = useState('')
-  const [expires, setExpires] = useState('')
-  const [options, setOptions] = useState<Option[]>(startingOptions)
-  const [errors, setErrors] = useState<Record<string, string>>({})
+  const form = useContractForm(createPollFormSchema, {
+    defaultValues: { title: '', description: '', expires_at: '', options: startingOptions() },
+  })
+  const { errors } = form.formState
+  const options = useFieldArray({ control: form.control, name: 'options' })
   const create = useCreatePoll()
 
-  const setOption = (key: number, name: keyof Omit<Option, 'key'>) => (value: string) =>
-    setOptions((current) => current.map((o) => (o.key === key ? { ...o, [name]: value } : o)))
-
-  function handleSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault()
-    if (create.isPending) return
-    const body = {
-      title,
-      description,
-      expires_at: toIso(expires),
-      options: options.map(({ title, podcast, description, link }) => ({
-        title,
-        podcast,
-        description,
-        link,
-      })),
-    }
-    const parsed = createPollBodySchema.safeParse(body)
-    const next = parsed.success ? {} : firstErrors(parsed.error.issues)
-    if (body.expires_at && new Date(body.expires_at).getTime() <= Date.now()) {
-      next.expires_at = 'The expiry must be in the future'
-    }
-    setErrors(next)
-    if (Object.keys(next).length > 0) return
+  const handleSubmit = form.handleSubmit((body) =>
     create.mutate(body, {
       onSuccess: (poll) => {
         toast({ title: 'Poll created', description: `${poll.title} (ID ${poll.id})` })
-        setTitle('')
-        setDescription('')
-        setExpires('')
-        setOptions(startingOptions())
+        form.reset()
       },
-      onError: (error) =>
-        toast({
-          title: 'Failed to create poll',
-          description: error.message,
-          variant: 'destructive',
-        }),
-    })
-  }
+      onError: (error) => showServerError(form, error, { title: 'Failed to create poll' }),
+    }),
+  )
+
+  const optionsError = errors.options?.root?.message ?? errors.options?.message
 
   return (
     <form
@@ -83,70 +61,41 @@ export function CreatePollForm() {
       className="grid gap-4 rounded-sm border border-line p-4"
     >
       <div className="grid gap-4 sm:grid-cols-2">
-        <FormField
-          id={`${id}-title`}
-          label="poll title"
-          value={title}
-          onChange={setTitle}
-          error={errors.title}
-        />
-        <FormField
-          id={`${id}-expires`}
+        <Field label="poll title" error={errors.title?.message} {...form.register('title')} />
+        <Field
           label="voting closes (your time)"
           type="datetime-local"
-          value={expires}
-          onChange={setExpires}
-          error={errors.expires_at}
+          error={errors.expires_at?.message}
+          {...form.register('expires_at')}
         />
       </div>
-      <FormField
-        id={`${id}-description`}
+      <Field
+        as="textarea"
         label="theme / description"
-        multiline
-        value={description}
-        onChange={setDescription}
-        error={errors.description}
+        rows={3}
+        error={errors.description?.message}
+        {...form.register('description')}
       />
-      {errors.options ? <p className="text-sm text-danger">{errors.options}</p> : null}
-      {options.map((option, i) => (
-        <fieldset key={option.key} className="grid gap-3 rounded-sm border border-line p-3">
+      <FieldError id={`${id}-options-error`} message={optionsError} />
+      {options.fields.map((option, i) => (
+        <fieldset key={option.id} className="grid gap-3 rounded-sm border border-line p-3">
           <legend className="px-1 text-sm">option {i + 1}</legend>
           <div className="grid gap-3 sm:grid-cols-2">
-            <FormField
-              id={`${id}-o${option.key}-title`}
-              label={`option ${i + 1} title`}
-              value={option.title}
-              onChange={setOption(option.key, 'title')}
-              error={errors[`options.${i}.title`]}
-            />
-            <FormField
-              id={`${id}-o${option.key}-podcast`}
-              label={`option ${i + 1} podcast`}
-              value={option.podcast}
-              onChange={setOption(option.key, 'podcast')}
-              error={errors[`options.${i}.podcast`]}
-            />
-            <FormField
-              id={`${id}-o${option.key}-description`}
-              label={`option ${i + 1} description`}
-              value={option.description}
-              onChange={setOption(option.key, 'description')}
-              error={errors[`options.${i}.description`]}
-            />
-            <FormField
-              id={`${id}-o${option.key}-link`}
-              label={`option ${i + 1} link`}
-              value={option.link}
-              onChange={setOption(option.key, 'link')}
-              error={errors[`options.${i}.link`]}
-            />
+            {(['title', 'podcast', 'description', 'link'] as const).map((part) => (
+              <Field
+                key={part}
+                label={`option ${i + 1} ${part}`}
+                error={errors.options?.[i]?.[part]?.message}
+                {...form.register(`options.${i}.${part}`)}
+              />
+            ))}
           </div>
-          {options.length > POLL_OPTIONS_MIN ? (
+          {options.fields.length > POLL_OPTIONS_MIN ? (
             <Button
               type="button"
               variant="outline"
               className="justify-self-start"
-              onClick={() => setOptions((current) => current.filter((o) => o.key !== option.key))}
+              onClick={() => options.remove(i)}
             >
               [ remove option {i + 1} ]
             </Button>
@@ -154,18 +103,12 @@ export function CreatePollForm() {
         </fieldset>
       ))}
       <div className="flex flex-wrap gap-3">
-        {options.length < POLL_OPTIONS_MAX ? (
-          <Button
-            type="button"
-            variant="outline"
-            onClick={() => setOptions((current) => [...current, emptyOption()])}
-          >
+        {options.fields.length < POLL_OPTIONS_MAX ? (
+          <Button type="button" variant="outline" onClick={() => options.append(emptyOption())}>
             [ add option ]
           </Button>
         ) : null}
-        <Button type="submit" disabled={create.isPending}>
-          {create.isPending ? <Spinner /> : null}[ create poll ]
-        </Button>
+        <PendingButton isPending={create.isPending}>[ create poll ]</PendingButton>
       </div>
     </form>
   )

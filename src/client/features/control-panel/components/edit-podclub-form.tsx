@@ -1,53 +1,40 @@
-import { useId, useState, type FormEvent } from 'react'
-import { idSchema } from '#contract/common'
+import { useId } from 'react'
+import { z } from 'zod'
 import { updatePodclubBodySchema, type ControlPanelPodclub } from '#contract/control-panel'
-import { Button } from '#client/components/ui/button'
-import { Input } from '#client/components/ui/input'
-import { Label } from '#client/components/ui/label'
-import { Spinner } from '#client/components/ui/spinner'
-import { isApiError } from '#client/lib/api-client'
+import { Field, FieldError } from '#client/components/form/field'
+import { PendingButton } from '#client/components/form/pending-button'
+import { formErrorOf, showServerError } from '#client/components/form/server-error'
+import { useContractForm } from '#client/components/form/use-contract-form'
 import { toast } from '#client/lib/toast'
 import { useUpdatePodclub } from '../api/update-podclub'
 import { toClubDateTime } from '../lib/format'
+import { podclubIdInput } from '../lib/podclub-id-input'
 
 type Values = { id: string; startsAt: string; location: string; zoomLink: string; status: string }
 const EMPTY: Values = { id: '', startsAt: '', location: '', zoomLink: '', status: '' }
-type Field = keyof Values
-type Errors = Partial<Record<Field | 'form', string>>
 
-const API_FIELDS: Record<string, Field> = {
-  scheduledStart: 'startsAt',
-  location: 'location',
-  zoomLink: 'zoomLink',
-  status: 'status',
-}
+/** The form's name of each field of the update body that has another name here. */
+const API_FIELDS = { scheduledStart: 'startsAt' } as const
 
-const selectClass =
-  'h-10 w-full rounded-sm border border-line bg-paper-raised px-3 text-base text-ink aria-invalid:border-danger sm:text-sm'
-
-/** Changes the date, location, Zoom link or status of any podclub; empty fields stay as they are. */
-export function EditPodclubForm({ podclubs }: { podclubs: ControlPanelPodclub[] }) {
-  const id = useId()
-  const [values, setValues] = useState<Values>(EMPTY)
-  const [errors, setErrors] = useState<Errors>({})
-  const update = useUpdatePodclub()
-  const fieldId = (field: Field) => `${id}-${field}`
-  const errorId = (field: Field | 'form') => `${id}-${field}-error`
-
-  function set(field: Field, value: string) {
-    setValues((current) => ({ ...current, [field]: value }))
-    if (errors[field] || errors.form)
-      setErrors((current) => ({ ...current, [field]: undefined, form: undefined }))
-  }
-
-  function handleSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault()
-    if (update.isPending) return
-    const podclubId = idSchema.safeParse(values.id.trim() || undefined)
-    const next: Errors = {}
-    if (!podclubId.success) next.id = 'Enter a podclub ID number'
+/**
+ * What the operator typed, as the id and the contract's update body: an empty field stays as it
+ * is, and the date is the New York wall time the field shows. Every problem shows at once.
+ */
+const editPodclubFormSchema = z
+  .object({
+    id: z.string(),
+    startsAt: z.string(),
+    location: z.string(),
+    zoomLink: z.string(),
+    status: z.string(),
+  })
+  .transform((values, ctx) => {
+    const fail = (field: string, message: string) =>
+      ctx.addIssue({ code: 'custom', path: [field], message })
+    const podclubId = podclubIdInput.safeParse(values.id)
+    if (!podclubId.success) fail('id', podclubId.error.issues[0]?.message ?? '')
     const scheduledStart = values.startsAt ? toClubDateTime(values.startsAt) : undefined
-    if (values.startsAt && !scheduledStart) next.startsAt = 'Enter a date and a time'
+    if (values.startsAt && !scheduledStart) fail('startsAt', 'Enter a date and a time')
     const body = updatePodclubBodySchema.safeParse({
       scheduledStart,
       location: values.location || undefined,
@@ -56,47 +43,34 @@ export function EditPodclubForm({ podclubs }: { podclubs: ControlPanelPodclub[] 
     })
     if (!body.success) {
       for (const issue of body.error.issues) {
-        const key = String(issue.path[0] ?? '')
-        const field = API_FIELDS[key] ?? 'form'
-        next[field] ??= issue.message
+        const key = String(issue.path[0] ?? 'non_field_errors')
+        fail(API_FIELDS[key as keyof typeof API_FIELDS] ?? key, issue.message)
       }
     }
-    setErrors(next)
-    if (!podclubId.success || !body.success || Object.keys(next).length > 0) return
+    // Any issue above fails the parse; the value returned then is never read.
+    if (!podclubId.success || !body.success) return z.NEVER
+    return { id: podclubId.data, body: body.data }
+  })
 
-    update.mutate(
-      { id: podclubId.data, body: body.data },
-      {
-        onSuccess: (row) => {
-          toast({ title: 'podclub updated', description: `${row.episode_title} (ID ${row.id})` })
-          setValues(EMPTY)
-        },
-        onError: (error) => {
-          if (isApiError(error)) {
-            const fieldErrors: Errors = {}
-            for (const [key, messages] of Object.entries(error.fieldErrors)) {
-              const field = API_FIELDS[key]
-              if (field && messages[0]) fieldErrors[field] = messages[0]
-            }
-            setErrors(fieldErrors)
-          }
-          toast({
-            title: 'Failed to update podclub',
-            description: error.message,
-            variant: 'destructive',
-          })
-        },
+/** Changes the date, location, Zoom link or status of any podclub; empty fields stay as they are. */
+export function EditPodclubForm({ podclubs }: { podclubs: ControlPanelPodclub[] }) {
+  const id = useId()
+  const form = useContractForm(editPodclubFormSchema, { defaultValues: EMPTY })
+  const { errors } = form.formState
+  const formError = formErrorOf(errors)
+  const update = useUpdatePodclub()
+
+  const handleSubmit = form.handleSubmit((change) =>
+    update.mutate(change, {
+      onSuccess: (row) => {
+        toast({ title: 'podclub updated', description: `${row.episode_title} (ID ${row.id})` })
+        form.reset()
       },
-    )
-  }
+      onError: (error) =>
+        showServerError(form, error, { title: 'Failed to update podclub', fields: API_FIELDS }),
+    }),
+  )
 
-  const describedBy = (field: Field) => (errors[field] ? errorId(field) : undefined)
-  const error = (field: Field | 'form') =>
-    errors[field] ? (
-      <p id={errorId(field)} className="text-sm text-danger">
-        {errors[field]}
-      </p>
-    ) : null
   const listId = `${id}-podclubs`
 
   return (
@@ -107,93 +81,64 @@ export function EditPodclubForm({ podclubs }: { podclubs: ControlPanelPodclub[] 
     >
       <p className="text-sm text-ink-muted">Fill in only what changes.</p>
       <div className="grid gap-4 sm:grid-cols-2">
-        <div className="grid gap-2">
-          <Label htmlFor={fieldId('id')}>podclub ID</Label>
-          <Input
-            id={fieldId('id')}
-            type="number"
-            inputMode="numeric"
-            min={1}
-            list={listId}
-            value={values.id}
-            onChange={(e) => set('id', e.target.value)}
-            aria-invalid={errors.id ? true : undefined}
-            aria-describedby={describedBy('id')}
-          />
-          <datalist id={listId}>
-            {podclubs.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.episode_title}
-              </option>
-            ))}
-          </datalist>
-          {error('id')}
-        </div>
-        <div className="grid gap-2">
-          <Label htmlFor={fieldId('startsAt')}>new date and time (New York)</Label>
-          <Input
-            id={fieldId('startsAt')}
-            type="datetime-local"
-            step={1800}
-            value={values.startsAt}
-            onChange={(e) => set('startsAt', e.target.value)}
-            aria-invalid={errors.startsAt ? true : undefined}
-            aria-describedby={describedBy('startsAt')}
-          />
-          {error('startsAt')}
-        </div>
-        <div className="grid gap-2">
-          <Label htmlFor={fieldId('location')}>location</Label>
-          <select
-            id={fieldId('location')}
-            className={selectClass}
-            value={values.location}
-            onChange={(e) => set('location', e.target.value)}
-            aria-invalid={errors.location ? true : undefined}
-            aria-describedby={describedBy('location')}
-          >
-            <option value="">unchanged</option>
-            <option value="zoom">Zoom</option>
-            <option value="nyc">NYC</option>
-          </select>
-          {error('location')}
-        </div>
-        <div className="grid gap-2">
-          <Label htmlFor={fieldId('status')}>status</Label>
-          <select
-            id={fieldId('status')}
-            className={selectClass}
-            value={values.status}
-            onChange={(e) => set('status', e.target.value)}
-            aria-invalid={errors.status ? true : undefined}
-            aria-describedby={describedBy('status')}
-          >
-            <option value="">unchanged</option>
-            <option value="upcoming">upcoming</option>
-            <option value="completed">completed</option>
-            <option value="cancelled">cancelled</option>
-          </select>
-          {error('status')}
-        </div>
-        <div className="grid gap-2 sm:col-span-2">
-          <Label htmlFor={fieldId('zoomLink')}>Zoom link</Label>
-          <Input
-            id={fieldId('zoomLink')}
-            type="url"
-            inputMode="url"
-            placeholder="https://zoom.us/j/…"
-            value={values.zoomLink}
-            onChange={(e) => set('zoomLink', e.target.value)}
-            aria-invalid={errors.zoomLink ? true : undefined}
-            aria-describedby={describedBy('zoomLink')}
-          />
-          {error('zoomLink')}
-        </div>
+        <Field
+          label="podclub ID"
+          type="number"
+          inputMode="numeric"
+          min={1}
+          list={listId}
+          error={errors.id?.message}
+          {...form.register('id')}
+        />
+        <datalist id={listId}>
+          {podclubs.map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.episode_title}
+            </option>
+          ))}
+        </datalist>
+        <Field
+          label="new date and time (New York)"
+          type="datetime-local"
+          step={1800}
+          error={errors.startsAt?.message}
+          {...form.register('startsAt')}
+        />
+        <Field
+          as="select"
+          label="location"
+          error={errors.location?.message}
+          {...form.register('location')}
+        >
+          <option value="">unchanged</option>
+          <option value="zoom">Zoom</option>
+          <option value="nyc">NYC</option>
+        </Field>
+        <Field
+          as="select"
+          label="status"
+          error={errors.status?.message}
+          {...form.register('status')}
+        >
+          <option value="">unchanged</option>
+          <option value="upcoming">upcoming</option>
+          <option value="completed">completed</option>
+          <option value="cancelled">cancelled</option>
+        </Field>
+        <Field
+          label="Zoom link"
+          type="url"
+          inputMode="url"
+          placeholder="https://zoom.us/j/…"
+          className="sm:col-span-2"
+          error={errors.zoomLink?.message}
+          {...form.register('zoomLink')}
+        />
       </div>
-      {error('form')}
-      <Button type="submit" className="justify-self-start" disabled={update.isPending}>
-        {update.isPending ? <Spinner /> : null}[ save podclub ]
-      </Button>
+      <FieldError id={`${id}-form-error`} message={formError} />
+      <PendingButton isPending={update.isPending} className="justify-self-start">
+        [ save podclub ]
+      </PendingButton>
     </form>
   )
 }

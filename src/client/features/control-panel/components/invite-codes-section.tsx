@@ -1,9 +1,9 @@
-import { useId, useState, type FormEvent } from 'react'
+import { useState } from 'react'
 import { createInviteCodesBodySchema, type ControlPanel } from '#contract/control-panel'
-import { Button } from '#client/components/ui/button'
-import { Input } from '#client/components/ui/input'
-import { Label } from '#client/components/ui/label'
-import { Spinner } from '#client/components/ui/spinner'
+import { Field } from '#client/components/form/field'
+import { PendingButton } from '#client/components/form/pending-button'
+import { showServerError } from '#client/components/form/server-error'
+import { useContractForm } from '#client/components/form/use-contract-form'
 import { Table, TableCell, TableHead, TableRegion, TableRow } from '#client/components/ui/table'
 import { cn } from '#client/lib/cn'
 import { toast } from '#client/lib/toast'
@@ -49,24 +49,12 @@ export function InviteCodesSection({ codes }: { codes: ControlPanel['welcome_cod
 }
 
 function GenerateCodesForm() {
-  const id = useId()
-  const [count, setCount] = useState('5')
-  const [error, setError] = useState<string>()
+  const form = useContractForm(createInviteCodesBodySchema, { defaultValues: { count: '5' } })
   const [created, setCreated] = useState<string[]>([])
   const generate = useCreateInviteCodes()
-  const inputId = `${id}-count`
-  const errorId = `${inputId}-error`
 
-  function handleSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault()
-    if (generate.isPending) return
-    const parsed = createInviteCodesBodySchema.safeParse({ count: count.trim() || undefined })
-    if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message)
-      return
-    }
-    setError(undefined)
-    generate.mutate(parsed.data.count, {
+  const handleSubmit = form.handleSubmit(({ count }) =>
+    generate.mutate(count, {
       onSuccess: (data) => {
         setCreated(data.codes)
         toast({
@@ -74,41 +62,29 @@ function GenerateCodesForm() {
           description: `${data.codes.length} new ${data.codes.length === 1 ? 'code' : 'codes'}.`,
         })
       },
-      onError: (apiError) =>
-        toast({
-          title: 'Failed to create invite codes',
-          description: apiError.message,
-          variant: 'destructive',
-        }),
-    })
-  }
+      onError: (error) => showServerError(form, error, { title: 'Failed to create invite codes' }),
+    }),
+  )
 
   return (
     <div className="grid gap-3">
-      <form noValidate onSubmit={handleSubmit} className="flex flex-wrap items-end gap-3">
-        <div className="grid gap-2">
-          <Label htmlFor={inputId}>how many codes (1–100)</Label>
-          <Input
-            id={inputId}
-            type="number"
-            inputMode="numeric"
-            min={1}
-            max={100}
-            className="w-32"
-            value={count}
-            onChange={(event) => setCount(event.target.value)}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? errorId : undefined}
-          />
-        </div>
-        <Button type="submit" disabled={generate.isPending}>
-          {generate.isPending ? <Spinner /> : null}[ generate codes ]
-        </Button>
-        {error ? (
-          <p id={errorId} className="basis-full text-sm text-danger">
-            {error}
-          </p>
-        ) : null}
+      <form noValidate onSubmit={handleSubmit} className="flex flex-wrap items-start gap-3">
+        <Field
+          label="how many codes (1–100)"
+          type="number"
+          inputMode="numeric"
+          min={1}
+          max={100}
+          // Narrow, so a message under the box wraps rather than pushing the button away.
+          className="max-w-60"
+          controlClassName="w-32"
+          error={form.formState.errors.count?.message}
+          {...form.register('count')}
+        />
+        {/* Level with the input: below the label's line and the gap under it. */}
+        <PendingButton isPending={generate.isPending} className="mt-7">
+          [ generate codes ]
+        </PendingButton>
       </form>
       {created.length > 0 ? (
         <div role="status" className="grid gap-1 rounded-sm border border-line p-3">

@@ -1,6 +1,5 @@
 import type { ControlPanelPodclub } from '#contract/control-panel'
-import { Button } from '#client/components/ui/button'
-import { Spinner } from '#client/components/ui/spinner'
+import { PendingButton } from '#client/components/form/pending-button'
 import { Table, TableCell, TableHead, TableRegion, TableRow } from '#client/components/ui/table'
 import { toast } from '#client/lib/toast'
 import { useTriggerNotice } from '../api/trigger-notice'
@@ -103,38 +102,34 @@ function PodclubRow({ podclub }: { podclub: ControlPanelPodclub }) {
         {podclub.ten_min_notice_sent ? (
           <StatusMark done doneLabel="sent" notDoneLabel="not sent" />
         ) : (
-          <Button
+          <PendingButton
+            type="button"
             size="sm"
             variant="outline"
             aria-describedby={titleId}
-            disabled={notice.isPending || isCompleted}
+            isPending={notice.isPending}
+            pendingLabel="Sending..."
+            disabled={isCompleted}
             onClick={handleSendNotice}
           >
-            {notice.isPending ? (
-              <>
-                <Spinner />
-                Sending...
-              </>
-            ) : (
-              'Send Notice'
-            )}
-          </Button>
+            Send Notice
+          </PendingButton>
         )}
       </TableCell>
       <TableCell>
         {isCompleted ? (
           <StatusMark done doneLabel="completed" notDoneLabel="not completed" />
         ) : (
-          <Button
+          <PendingButton
+            type="button"
             size="sm"
             variant="outline"
             aria-describedby={titleId}
-            disabled={complete.isPending}
+            isPending={complete.isPending}
             onClick={handleMarkComplete}
           >
-            {complete.isPending ? <Spinner /> : null}
             Mark Complete
-          </Button>
+          </PendingButton>
         )}
       </TableCell>
     </TableRow>

@@ -1,15 +1,17 @@
-import { useId, useState, type FormEvent } from 'react'
+import { useId, useState } from 'react'
+import { useWatch } from 'react-hook-form'
 import {
+  createHindsightBodySchema,
   HINDSIGHT_MAX_LENGTH,
   HINDSIGHTS_PER_PODCLUB,
   type Hindsight,
 } from '#contract/podclub-detail'
-import { Button } from '#client/components/ui/button'
+import { Field } from '#client/components/form/field'
+import { PendingButton } from '#client/components/form/pending-button'
+import { showServerError } from '#client/components/form/server-error'
+import { useContractForm } from '#client/components/form/use-contract-form'
 import { Card, CardTitle } from '#client/components/ui/card'
-import { Label } from '#client/components/ui/label'
 import { LinkifiedText } from '#client/components/ui/linkified-text'
-import { Spinner } from '#client/components/ui/spinner'
-import { Textarea } from '#client/components/ui/textarea'
 import { truncateWords } from '#client/lib/text'
 import { toast } from '#client/lib/toast'
 import { useSubmitHindsight } from '../api/submit-hindsight'
@@ -49,29 +51,24 @@ type HindsightsCardProps = {
 /** The reflections of a completed podclub's attendees, and the form to add one. */
 export function HindsightsCard({ podclubId, hindsights, onPosted }: HindsightsCardProps) {
   const id = useId()
-  const [text, setText] = useState('')
+  const form = useContractForm(createHindsightBodySchema, { defaultValues: { hindsight: '' } })
+  const text = useWatch({ control: form.control, name: 'hindsight' })
   const submit = useSubmitHindsight(podclubId)
   const isFull = hindsights.length >= HINDSIGHTS_PER_PODCLUB
+  // Spec 2 §4–5: whitespace-only text is never sent; the button waits for some.
   const isEmpty = text.trim() === ''
 
-  function handleSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault()
-    // Whitespace-only text is never sent (spec 2 §4).
-    if (isEmpty || submit.isPending) return
-    submit.mutate(text.trim(), {
+  // The schema trims the text, and refuses it when nothing is left.
+  const handleSubmit = form.handleSubmit(({ hindsight }) =>
+    submit.mutate(hindsight, {
       onSuccess: async () => {
-        setText('')
+        form.reset()
         toast({ title: 'Hindsight submitted successfully' })
         await onPosted()
       },
-      onError: (error) =>
-        toast({
-          title: 'Failed to submit hindsight',
-          description: error.message,
-          variant: 'destructive',
-        }),
-    })
-  }
+      onError: (error) => showServerError(form, error, { title: 'Failed to submit hindsight' }),
+    }),
+  )
 
   return (
     <Card aria-labelledby={`${id}-title`}>
@@ -98,28 +95,31 @@ export function HindsightsCard({ podclubId, hindsights, onPosted }: HindsightsCa
         )}
       </div>
       {isFull ? null : (
-        <form onSubmit={handleSubmit} className="mt-4 grid gap-2" aria-busy={submit.isPending}>
-          <Label htmlFor={`${id}-text`}>your hindsight</Label>
-          <Textarea
-            id={`${id}-text`}
-            value={text}
+        <form
+          noValidate
+          onSubmit={handleSubmit}
+          className="mt-4 grid gap-2"
+          aria-busy={submit.isPending}
+        >
+          <Field
+            as="textarea"
+            label="your hindsight"
             maxLength={HINDSIGHT_MAX_LENGTH}
-            onChange={(e) => setText(e.target.value)}
             placeholder="what stayed with you after the discussion?"
+            error={form.formState.errors.hindsight?.message}
+            {...form.register('hindsight')}
           />
           <div className="flex items-center justify-between gap-3">
             <span className="font-mono text-xs text-ink-muted">
               {text.trim().length} / {HINDSIGHT_MAX_LENGTH}
             </span>
-            <Button type="submit" disabled={isEmpty || submit.isPending}>
-              {submit.isPending ? (
-                <>
-                  <Spinner />[ posting… ]
-                </>
-              ) : (
-                '[ post hindsight ]'
-              )}
-            </Button>
+            <PendingButton
+              isPending={submit.isPending}
+              pendingLabel="[ posting… ]"
+              disabled={isEmpty}
+            >
+              [ post hindsight ]
+            </PendingButton>
           </div>
         </form>
       )}

@@ -80,7 +80,9 @@ describe('InviteCard', () => {
     expect(await screen.findByText('Note must be less than 500 characters')).toBeVisible()
     expect(send).toBeDisabled()
     fireEvent.change(note, { target: { value: 'x'.repeat(500) } })
-    expect(screen.queryByText('Note must be less than 500 characters')).toBeNull()
+    await waitFor(() =>
+      expect(screen.queryByText('Note must be less than 500 characters')).toBeNull(),
+    )
     expect(send).toBeEnabled()
   })
 

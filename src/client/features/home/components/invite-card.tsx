@@ -1,28 +1,30 @@
-import { useId, type FormEvent } from 'react'
+import { useId } from 'react'
 import { createInviteBodySchema } from '#contract/invites'
-import { Button } from '#client/components/ui/button'
-import { Input } from '#client/components/ui/input'
-import { isApiError } from '#client/lib/api-client'
+import { Field } from '#client/components/form/field'
+import { PendingButton } from '#client/components/form/pending-button'
+import { showServerError } from '#client/components/form/server-error'
+import { useContractForm } from '#client/components/form/use-contract-form'
 import { toast } from '#client/lib/toast'
 import { useSendInvite } from '../api/send-invite'
-import { useSchemaForm } from '../hooks/use-schema-form'
-import { fieldA11y, FormField, textareaClass } from './form-field'
+
+/** The card's part of the invite call: phone and podclubId stay empty (spec 1 §3). */
+const inviteFormSchema = createInviteBodySchema.pick({ email: true, note: true })
 
 /** Spec 1 §2 and §5, Invite card: e-mail a friend a way in, with a note. */
 export function InviteCard() {
   const id = useId()
-  const form = useSchemaForm(createInviteBodySchema.pick({ email: true, note: true }), {
-    email: '',
-    note: '',
+  // Spec 1 §5: checked as it is typed in.
+  const form = useContractForm(inviteFormSchema, {
+    defaultValues: { email: '', note: '' },
+    mode: 'onChange',
   })
+  const { errors, isValid } = form.formState
+  const hasErrors = Object.keys(errors).length > 0
   const invite = useSendInvite()
   const isSubmitting = invite.isPending
 
-  const handleSubmit = (event: FormEvent) => {
-    event.preventDefault()
-    if (!form.data) return
-    const { email, note } = form.data
-    // An empty note is left out (the schema turns '' into undefined).
+  // An empty note is left out (the schema turns '' into undefined).
+  const handleSubmit = form.handleSubmit(({ email, note }) =>
     invite.mutate(
       { email, note },
       {
@@ -32,17 +34,10 @@ export function InviteCard() {
           // it uses for every e-mail address; here it is the friend's.
           toast({ title: 'Invitation Sent', description: `Successfully sent invite to ${email}` })
         },
-        onError: (error) => {
-          form.showServerErrors(error)
-          toast({
-            title: 'Failed to Send Invite',
-            description: isApiError(error) ? error.message : undefined,
-            variant: 'destructive',
-          })
-        },
+        onError: (error) => showServerError(form, error, { title: 'Failed to Send Invite' }),
       },
-    )
-  }
+    ),
+  )
 
   return (
     <form
@@ -57,28 +52,31 @@ export function InviteCard() {
       <p className="text-sm text-ink-muted">
         podclub grows one person at a time. We&apos;ll e-mail them a code that works once.
       </p>
-      <FormField id={`${id}-email`} label="Their e-mail" error={form.errorOf('email')}>
-        <Input
-          {...fieldA11y(`${id}-email`, form.errorOf('email'))}
-          type="email"
-          autoComplete="off"
-          value={form.values.email}
-          disabled={isSubmitting}
-          onChange={(e) => form.set('email', e.target.value)}
-        />
-      </FormField>
-      <FormField id={`${id}-note`} label="A note from you (optional)" error={form.errorOf('note')}>
-        <textarea
-          {...fieldA11y(`${id}-note`, form.errorOf('note'))}
-          className={textareaClass}
-          value={form.values.note}
-          disabled={isSubmitting}
-          onChange={(e) => form.set('note', e.target.value)}
-        />
-      </FormField>
-      <Button type="submit" disabled={isSubmitting || form.hasErrors || !form.isValid}>
-        {isSubmitting ? 'sending...' : '[ send invite ]'}
-      </Button>
+      <Field
+        label="Their e-mail"
+        type="email"
+        autoComplete="off"
+        disabled={isSubmitting}
+        error={errors.email?.message}
+        {...form.register('email')}
+      />
+      <Field
+        as="textarea"
+        label="A note from you (optional)"
+        controlClassName="min-h-20"
+        disabled={isSubmitting}
+        error={errors.note?.message}
+        {...form.register('note')}
+      />
+      {/* Spec 1 §5: disabled while submitting, while errors exist, or while the form is invalid. */}
+      <PendingButton
+        isPending={isSubmitting}
+        pendingLabel="sending..."
+        spinner={false}
+        disabled={hasErrors || !isValid}
+      >
+        [ send invite ]
+      </PendingButton>
     </form>
   )
 }

@@ -1,13 +1,12 @@
-import { useId, useState, type FormEvent } from 'react'
+import { useId, useState } from 'react'
 import { createSuggestionBodySchema } from '#contract/suggestions'
-import { Button } from '#client/components/ui/button'
-import { Input } from '#client/components/ui/input'
-import { isApiError } from '#client/lib/api-client'
+import { Field } from '#client/components/form/field'
+import { PendingButton } from '#client/components/form/pending-button'
+import { showServerError } from '#client/components/form/server-error'
+import { useContractForm } from '#client/components/form/use-contract-form'
 import { toast } from '#client/lib/toast'
 import { useSuggestPodcast } from '../api/suggest-podcast'
 import { useAnimationGate, useInterval } from '../hooks/use-animation-gate'
-import { useSchemaForm } from '../hooks/use-schema-form'
-import { fieldA11y, FormField, textareaClass } from './form-field'
 
 const SIDE = 10
 /** The cells around a 10×10 grid, clockwise from the top left: 36 of them. */
@@ -30,17 +29,20 @@ const EDGE_CLASS = (row: number, col: number) =>
 /** Spec 1 §2, Propose card: suggest a podcast, framed by a border that ticks every 300 ms. */
 export function SuggestCard() {
   const id = useId()
-  const form = useSchemaForm(createSuggestionBodySchema, { podcastLink: '', reason: '' })
+  // Spec 1 §5: each field is checked as it is typed in.
+  const form = useContractForm(createSuggestionBodySchema, {
+    defaultValues: { podcastLink: '', reason: '' },
+    mode: 'onChange',
+  })
+  const { errors, isValid } = form.formState
   const suggest = useSuggestPodcast()
   const { ref, isActive } = useAnimationGate<HTMLDivElement>()
   const [tick, setTick] = useState(0)
   useInterval(() => setTick((t) => (t + 1) % PERIMETER.length), 300, isActive)
   const isSubmitting = suggest.isPending
 
-  const handleSubmit = (event: FormEvent) => {
-    event.preventDefault()
-    if (!form.data) return
-    suggest.mutate(form.data, {
+  const handleSubmit = form.handleSubmit((body) =>
+    suggest.mutate(body, {
       onSuccess: () => {
         form.reset()
         toast({
@@ -48,16 +50,9 @@ export function SuggestCard() {
           description: "Thanks for the suggestion! We'll review it and create a podclub soon.",
         })
       },
-      onError: (error) => {
-        form.showServerErrors(error)
-        toast({
-          title: 'Failed to Submit',
-          description: isApiError(error) ? error.message : undefined,
-          variant: 'destructive',
-        })
-      },
-    })
-  }
+      onError: (error) => showServerError(form, error, { title: 'Failed to Submit' }),
+    }),
+  )
 
   return (
     <div ref={ref} className="relative h-full rounded-sm bg-paper-raised p-3">
@@ -91,37 +86,32 @@ export function SuggestCard() {
           Heard an episode worth an hour of talk? Send it our way and we&apos;ll find it a
           podmeister.
         </p>
-        <FormField
-          id={`${id}-link`}
+        <Field
           label="Podcast episode link"
-          error={form.errorOf('podcastLink')}
-        >
-          <Input
-            {...fieldA11y(`${id}-link`, form.errorOf('podcastLink'))}
-            type="url"
-            inputMode="url"
-            placeholder="https://"
-            value={form.values.podcastLink}
-            disabled={isSubmitting}
-            onChange={(e) => form.set('podcastLink', e.target.value)}
-          />
-        </FormField>
-        <FormField
-          id={`${id}-reason`}
+          type="url"
+          inputMode="url"
+          placeholder="https://"
+          disabled={isSubmitting}
+          error={errors.podcastLink?.message}
+          {...form.register('podcastLink')}
+        />
+        <Field
+          as="textarea"
           label="Why this one? (optional)"
-          error={form.errorOf('reason')}
+          controlClassName="min-h-20"
+          disabled={isSubmitting}
+          error={errors.reason?.message}
+          {...form.register('reason')}
+        />
+        {/* Spec 1 §4: submitting disables the inputs and reads 'submitting...'. */}
+        <PendingButton
+          isPending={isSubmitting}
+          pendingLabel="submitting..."
+          spinner={false}
+          disabled={!isValid}
         >
-          <textarea
-            {...fieldA11y(`${id}-reason`, form.errorOf('reason'))}
-            className={textareaClass}
-            value={form.values.reason}
-            disabled={isSubmitting}
-            onChange={(e) => form.set('reason', e.target.value)}
-          />
-        </FormField>
-        <Button type="submit" disabled={isSubmitting || !form.isValid}>
-          {isSubmitting ? 'submitting...' : '[ suggest ]'}
-        </Button>
+          [ suggest ]
+        </PendingButton>
       </form>
     </div>
   )

@@ -1,10 +1,9 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react'
+import { useEffect, useId, useState } from 'react'
 import { createPollInviteBodySchema } from '#contract/polls'
-import { Button } from '#client/components/ui/button'
-import { Input } from '#client/components/ui/input'
-import { Label } from '#client/components/ui/label'
-import { Spinner } from '#client/components/ui/spinner'
-import { toast } from '#client/lib/toast'
+import { Field } from '#client/components/form/field'
+import { PendingButton } from '#client/components/form/pending-button'
+import { showServerError } from '#client/components/form/server-error'
+import { useContractForm } from '#client/components/form/use-contract-form'
 import { useRequestVoteCode } from '../api/request-vote-code'
 
 /** Spec 2 §9: the 'code sent' message hides after 3 seconds. */
@@ -13,10 +12,8 @@ export const CODE_SENT_MS = 3000
 /** The '#voteordie' card: a visitor asks for a vote code by e-mail while the poll is open. */
 export function VoteCodeCard({ pollId }: { pollId: string }) {
   const id = useId()
-  const [email, setEmail] = useState('')
-  const [error, setError] = useState<string | null>(null)
+  const form = useContractForm(createPollInviteBodySchema, { defaultValues: { email: '' } })
   const [isSent, setIsSent] = useState(false)
-  const input = useRef<HTMLInputElement>(null)
   const request = useRequestVoteCode(pollId)
 
   useEffect(() => {
@@ -25,34 +22,21 @@ export function VoteCodeCard({ pollId }: { pollId: string }) {
     return () => clearTimeout(timer)
   }, [isSent])
 
-  function handleSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault()
-    if (request.isPending) return
-    const parsed = createPollInviteBodySchema.safeParse({ email })
-    if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? 'Please enter a valid email address')
-      input.current?.focus()
-      return
-    }
-    setError(null)
+  const handleSubmit = form.handleSubmit((body) => {
     setIsSent(false)
-    request.mutate(parsed.data, {
+    request.mutate(body, {
       onSuccess: () => {
-        setEmail('')
+        form.reset()
         setIsSent(true)
       },
-      onError: (failure) => {
-        toast({
+      onError: (failure) =>
+        showServerError(form, failure, {
           title: 'Failed to send invite',
-          description: failure.message || 'Failed to send invite',
-          variant: 'destructive',
-        })
-      },
+          description: (error) => error.message || 'Failed to send invite',
+        }),
     })
-  }
+  })
 
-  const inputId = `${id}-email`
-  const errorId = `${id}-error`
   return (
     <section
       aria-labelledby={`${id}-title`}
@@ -69,40 +53,25 @@ export function VoteCodeCard({ pollId }: { pollId: string }) {
       <form
         noValidate
         onSubmit={handleSubmit}
-        className="grid gap-3 sm:grid-cols-[1fr_auto] sm:items-end"
+        aria-busy={request.isPending || undefined}
+        className="grid gap-3 sm:grid-cols-[1fr_auto] sm:items-start"
       >
-        <div className="grid gap-2">
-          <Label htmlFor={inputId}>email</Label>
-          <Input
-            ref={input}
-            id={inputId}
-            name="email"
-            type="email"
-            autoComplete="email"
-            inputMode="email"
-            value={email}
-            onChange={(event) => {
-              setEmail(event.target.value)
-              if (error) setError(null)
-            }}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? errorId : undefined}
-          />
-        </div>
-        <Button type="submit" disabled={request.isPending}>
-          {request.isPending ? (
-            <>
-              <Spinner />[ sending… ]
-            </>
-          ) : (
-            '[ send my code ]'
-          )}
-        </Button>
-        {error ? (
-          <p id={errorId} className="text-sm text-danger sm:col-span-2">
-            {error}
-          </p>
-        ) : null}
+        <Field
+          label="email"
+          type="email"
+          autoComplete="email"
+          inputMode="email"
+          error={form.formState.errors.email?.message}
+          {...form.register('email')}
+        />
+        {/* Level with the input: below the label's line and the gap under it. */}
+        <PendingButton
+          isPending={request.isPending}
+          pendingLabel="[ sending… ]"
+          className="sm:mt-7"
+        >
+          [ send my code ]
+        </PendingButton>
       </form>
       <p role="status" className="-mt-2 min-h-5 font-mono text-sm text-accent">
         {isSent ? 'Code sent successfully!' : ''}

@@ -1,6 +1,5 @@
-import { zodResolver } from '@hookform/resolvers/zod'
-import { useEffect, useId, useMemo, useRef, type FormEvent, type ReactNode } from 'react'
-import { Controller, useForm, type FieldErrors as FormErrors } from 'react-hook-form'
+import { useEffect, useId, useMemo, useRef, type FormEvent } from 'react'
+import { Controller, type FieldErrors as FormErrors } from 'react-hook-form'
 import type { z } from 'zod'
 import {
   PROPOSAL_STEP_FIELDS,
@@ -10,14 +9,15 @@ import {
   type CreateProposalBody,
   type ProposalForm,
 } from '#contract/proposals'
+import { Field, FieldError } from '#client/components/form/field'
+import { PendingButton } from '#client/components/form/pending-button'
+import { showServerError } from '#client/components/form/server-error'
+import { useContractForm } from '#client/components/form/use-contract-form'
 import { Button } from '#client/components/ui/button'
-import { Input } from '#client/components/ui/input'
 import { Label } from '#client/components/ui/label'
 import { Progress } from '#client/components/ui/progress'
 import { RadioGroup, RadioGroupItem } from '#client/components/ui/radio-group'
 import { Spinner } from '#client/components/ui/spinner'
-import { Textarea } from '#client/components/ui/textarea'
-import { isApiError } from '#client/lib/api-client'
 import { toast } from '#client/lib/toast'
 import { useCreateProposal } from '../api/create-proposal'
 import { useProposalSuggestions } from '../api/get-proposal-suggestions'
@@ -32,11 +32,11 @@ export const STEP_TITLES = [
   'Schedule the discussion',
 ] as const
 
-type Field = keyof ProposalForm
+type FieldName = keyof ProposalForm
 type FormOutput = z.output<ReturnType<typeof proposalFormSchema>>
 
 /** The payload's names for the form's fields, to put the server's field errors in place. */
-const PAYLOAD_FIELDS: Record<keyof CreateProposalBody, Field> = {
+const PAYLOAD_FIELDS: Record<keyof CreateProposalBody, FieldName> = {
   title: 'episode',
   podcastName: 'podcast',
   number: 'episodeNumber',
@@ -52,8 +52,8 @@ const PAYLOAD_FIELDS: Record<keyof CreateProposalBody, Field> = {
   location: 'location',
 }
 
-const stepOf = (field: Field) =>
-  PROPOSAL_STEP_FIELDS.findIndex((fields) => (fields as readonly Field[]).includes(field)) + 1
+const stepOf = (field: FieldName) =>
+  PROPOSAL_STEP_FIELDS.findIndex((fields) => (fields as readonly FieldName[]).includes(field)) + 1
 
 type ProposeWizardProps = {
   /** 1 to 4, kept in the URL by the route. */
@@ -65,8 +65,7 @@ type ProposeWizardProps = {
 export function ProposeWizard({ step, onStepChange, onSubmitted }: ProposeWizardProps) {
   const id = useId()
   const schema = useMemo(() => proposalFormSchema(), [])
-  const form = useForm<ProposalForm, unknown, FormOutput>({
-    resolver: zodResolver(schema),
+  const form = useContractForm(schema, {
     // Each field checks itself as it changes and its error clears once it is valid (spec 1 §4).
     mode: 'onChange',
     defaultValues: loadDraft(),
@@ -101,9 +100,9 @@ export function ProposeWizard({ step, onStepChange, onSubmitted }: ProposeWizard
   }, [step])
 
   function showIssues(issues: { path: PropertyKey[]; message: string }[]) {
-    const seen = new Set<Field>()
+    const seen = new Set<FieldName>()
     for (const issue of issues) {
-      const field = issue.path[0] as Field
+      const field = issue.path[0] as FieldName
       if (seen.has(field)) continue
       form.setError(
         field,
@@ -128,7 +127,7 @@ export function ProposeWizard({ step, onStepChange, onSubmitted }: ProposeWizard
       description: 'Please check all form fields.',
       variant: 'destructive',
     })
-    const steps = (Object.keys(invalid) as Field[]).map(stepOf).filter((s) => s > 0)
+    const steps = (Object.keys(invalid) as FieldName[]).map(stepOf).filter((s) => s > 0)
     const first = Math.min(...steps)
     if (Number.isFinite(first) && first !== step) onStepChange(first)
   }
@@ -140,15 +139,8 @@ export function ProposeWizard({ step, onStepChange, onSubmitted }: ProposeWizard
         toast({ title: 'Success!', description: 'Your podcast episode has been submitted.' })
         onSubmitted()
       },
-      onError: (error) => {
-        toast({ title: 'Submission failed', description: error.message, variant: 'destructive' })
-        if (!isApiError(error)) return
-        const issues = Object.entries(error.fieldErrors).flatMap(([name, messages]) => {
-          const field = PAYLOAD_FIELDS[name as keyof CreateProposalBody]
-          return field && messages[0] ? [{ path: [field], message: messages[0] }] : []
-        })
-        showIssues(issues)
-      },
+      onError: (error) =>
+        showServerError(form, error, { title: 'Submission failed', fields: PAYLOAD_FIELDS }),
     })
   }
 
@@ -159,24 +151,7 @@ export function ProposeWizard({ step, onStepChange, onSubmitted }: ProposeWizard
     void form.handleSubmit(handleValid, handleInvalid)(event)
   }
 
-  const fieldProps = (name: Field) => ({
-    id: `${id}-${name}`,
-    'aria-invalid': errors[name] ? true : undefined,
-    'aria-describedby': errors[name] ? `${id}-${name}-error` : undefined,
-  })
-  const errorOf = (name: Field) =>
-    errors[name]?.message ? (
-      <p id={`${id}-${name}-error`} className="text-sm text-danger">
-        {errors[name]?.message}
-      </p>
-    ) : null
-  const row = (name: Field, label: string, control: ReactNode) => (
-    <div key={name} className="grid gap-2">
-      <Label htmlFor={`${id}-${name}`}>{label}</Label>
-      {control}
-      {errorOf(name)}
-    </div>
-  )
+  const errorOf = (name: FieldName) => errors[name]?.message
 
   const podcastListId = `${id}-podcasts`
   const keywordListId = `${id}-keywords`
@@ -222,78 +197,68 @@ export function ProposeWizard({ step, onStepChange, onSubmitted }: ProposeWizard
 
       {step === 1 ? (
         <div className="grid gap-5">
-          {row(
-            'episode',
-            'episode title',
-            <Input {...register('episode')} {...fieldProps('episode')} />,
-          )}
-          {row(
-            'podcast',
-            'podcast name',
-            <Input
-              {...register('podcast')}
-              {...fieldProps('podcast')}
-              list={podcastListId}
-              autoComplete="off"
-              placeholder="pick one or type a new one"
-            />,
-          )}
-          {row(
-            'episodeNumber',
-            'episode number (optional)',
-            <Input
-              {...register('episodeNumber')}
-              {...fieldProps('episodeNumber')}
-              inputMode="numeric"
-            />,
-          )}
+          <Field label="episode title" error={errorOf('episode')} {...register('episode')} />
+          <Field
+            label="podcast name"
+            list={podcastListId}
+            autoComplete="off"
+            placeholder="pick one or type a new one"
+            error={errorOf('podcast')}
+            {...register('podcast')}
+          />
+          <Field
+            label="episode number (optional)"
+            inputMode="numeric"
+            error={errorOf('episodeNumber')}
+            {...register('episodeNumber')}
+          />
         </div>
       ) : null}
 
       {step === 2 ? (
         <div className="grid gap-5">
           <div className="grid gap-5 sm:grid-cols-3">
-            {(['keyword1', 'keyword2', 'keyword3'] as const).map((name, i) =>
-              row(
-                name,
-                `keyword ${i + 1}`,
-                <Input
-                  {...register(name)}
-                  {...fieldProps(name)}
-                  list={keywordListId}
-                  autoComplete="off"
-                />,
-              ),
-            )}
-          </div>
-          {(['link1', 'link2', 'link3'] as const).map((name, i) =>
-            row(
-              name,
-              i === 0 ? 'link 1' : `link ${i + 1} (optional)`,
-              <Input
+            {(['keyword1', 'keyword2', 'keyword3'] as const).map((name, i) => (
+              <Field
+                key={name}
+                label={`keyword ${i + 1}`}
+                list={keywordListId}
+                autoComplete="off"
+                error={errorOf(name)}
                 {...register(name)}
-                {...fieldProps(name)}
-                type="url"
-                inputMode="url"
-                placeholder="https://"
-              />,
-            ),
-          )}
+              />
+            ))}
+          </div>
+          {(['link1', 'link2', 'link3'] as const).map((name, i) => (
+            <Field
+              key={name}
+              label={i === 0 ? 'link 1' : `link ${i + 1} (optional)`}
+              type="url"
+              inputMode="url"
+              placeholder="https://"
+              error={errorOf(name)}
+              {...register(name)}
+            />
+          ))}
         </div>
       ) : null}
 
       {step === 3 ? (
         <div className="grid gap-5">
-          {row(
-            'description',
-            'episode description',
-            <Textarea {...register('description')} {...fieldProps('description')} rows={5} />,
-          )}
-          {row(
-            'podmeisterNote',
-            'podmeister note: why did you choose this episode?',
-            <Textarea {...register('podmeisterNote')} {...fieldProps('podmeisterNote')} rows={5} />,
-          )}
+          <Field
+            as="textarea"
+            label="episode description"
+            rows={5}
+            error={errorOf('description')}
+            {...register('description')}
+          />
+          <Field
+            as="textarea"
+            label="podmeister note: why did you choose this episode?"
+            rows={5}
+            error={errorOf('podmeisterNote')}
+            {...register('podmeisterNote')}
+          />
         </div>
       ) : null}
 
@@ -310,7 +275,7 @@ export function ProposeWizard({ step, onStepChange, onSubmitted }: ProposeWizard
                   error={errors.scheduledStart?.message}
                   errorId={`${id}-scheduledStart-error`}
                 />
-                {errorOf('scheduledStart')}
+                <FieldError id={`${id}-scheduledStart-error`} message={errorOf('scheduledStart')} />
               </div>
             )}
           />
@@ -340,7 +305,7 @@ export function ProposeWizard({ step, onStepChange, onSubmitted }: ProposeWizard
                     </div>
                   ))}
                 </RadioGroup>
-                {errorOf('location')}
+                <FieldError id={`${id}-location-error`} message={errorOf('location')} />
               </fieldset>
             )}
           />
@@ -359,15 +324,9 @@ export function ProposeWizard({ step, onStepChange, onSubmitted }: ProposeWizard
         {step < WIZARD_STEPS ? (
           <Button type="submit">Next</Button>
         ) : (
-          <Button type="submit" disabled={create.isPending}>
-            {create.isPending ? (
-              <>
-                <Spinner /> Submitting…
-              </>
-            ) : (
-              'Submit'
-            )}
-          </Button>
+          <PendingButton isPending={create.isPending} pendingLabel="Submitting…">
+            Submit
+          </PendingButton>
         )}
       </div>
     </form>

@@ -1,21 +1,16 @@
-import { zodResolver } from '@hookform/resolvers/zod'
-import { useForm } from 'react-hook-form'
-import type { z } from 'zod'
-import { createWaitlistEntryBodySchema, type CreateWaitlistEntryBody } from '#contract/accounts'
-import { Button } from '#client/components/ui/button'
-import { FormField } from '#client/components/ui/form-field'
-import { Spinner } from '#client/components/ui/spinner'
+import { createWaitlistEntryBodySchema } from '#contract/accounts'
+import { Field } from '#client/components/form/field'
+import { PendingButton } from '#client/components/form/pending-button'
+import { showServerError } from '#client/components/form/server-error'
+import { useContractForm } from '#client/components/form/use-contract-form'
 import { toast } from '#client/lib/toast'
 import { useJoinWaitlist } from '../api/join-waitlist'
 
 type WaitlistFormProps = { onSuccess: () => void }
 
-type Values = z.output<typeof createWaitlistEntryBodySchema>
-
 export function WaitlistForm({ onSuccess }: WaitlistFormProps) {
   const join = useJoinWaitlist()
-  const form = useForm<CreateWaitlistEntryBody, unknown, Values>({
-    resolver: zodResolver(createWaitlistEntryBodySchema),
+  const form = useContractForm(createWaitlistEntryBodySchema, {
     defaultValues: { email: '', how: '', favoritePodcast: '' },
   })
   const { errors } = form.formState
@@ -30,10 +25,9 @@ export function WaitlistForm({ onSuccess }: WaitlistFormProps) {
         onSuccess()
       },
       onError: (error) =>
-        toast({
+        showServerError(form, error, {
           title: 'Error!',
-          description: `Failed to join the waitlist. ${error.message}`,
-          variant: 'destructive',
+          description: (apiError) => `Failed to join the waitlist. ${apiError.message}`,
         }),
     }),
   )
@@ -45,7 +39,7 @@ export function WaitlistForm({ onSuccess }: WaitlistFormProps) {
       aria-busy={join.isPending || undefined}
       className="grid max-w-md gap-5"
     >
-      <FormField
+      <Field
         label="email"
         type="email"
         autoComplete="email"
@@ -55,28 +49,22 @@ export function WaitlistForm({ onSuccess }: WaitlistFormProps) {
         error={errors.email?.message}
         {...form.register('email')}
       />
-      <FormField
+      <Field
         label="how did you hear about podclub? (optional)"
         autoComplete="off"
         error={errors.how?.message}
         {...form.register('how')}
       />
-      <FormField
+      <Field
         label="favorite podcast (optional)"
         autoComplete="off"
         error={errors.favoritePodcast?.message}
         {...form.register('favoritePodcast')}
       />
       <div>
-        <Button type="submit" disabled={join.isPending}>
-          {join.isPending ? (
-            <>
-              <Spinner />[ joining… ]
-            </>
-          ) : (
-            '[ join the waitlist ]'
-          )}
-        </Button>
+        <PendingButton isPending={join.isPending} pendingLabel="[ joining… ]">
+          [ join the waitlist ]
+        </PendingButton>
       </div>
     </form>
   )
