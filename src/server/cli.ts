@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url'
 import { desc, eq } from 'drizzle-orm'
 import type { z } from 'zod'
 import { emailSchema, usernameSchema } from '#contract/auth'
+import { clubDay } from '#contract/club-time'
 import { idSchema } from '#contract/common'
 import { updateChatlogBodySchema } from '#contract/control-panel'
 import { DataDirInUseError, type Db, openDatabase } from './db/client'
@@ -181,7 +182,7 @@ const commands: Record<string, Command> = {
       if (rows.length === 0) return 'The waitlist is empty.'
       return rows
         .map((r) =>
-          [r.email, r.createdAt.toISOString().slice(0, 10), r.how, r.favoritePodcast]
+          [r.email, clubDay(r.createdAt), r.how, r.favoritePodcast]
             .map((v) => v.replace(/\s+/g, ' '))
             .join('\t'),
         )

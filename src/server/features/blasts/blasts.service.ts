@@ -1,7 +1,5 @@
-import { tz } from '@date-fns/tz'
-import { format } from 'date-fns'
 import { and, asc, eq, gt, inArray, isNull } from 'drizzle-orm'
-import { CLUB_TIME_ZONE } from '#contract/common'
+import { clubMonthKey } from '#contract/club-time'
 import type { CreateBlastBody } from '#contract/control-panel'
 import type { Podclub } from '#contract/podclubs'
 import { podclubs, users } from '../../db/schema/index'
@@ -82,7 +80,7 @@ export async function sendBlast(
 ): Promise<{ queued: number }> {
   const list = await blastPodclubs(deps, body)
   // The club's month, in New York: a blast sent late on the 31st belongs to that month.
-  const month = format(deps.clock.now(), 'yyyy-MM', { in: tz(CLUB_TIME_ZONE) })
+  const month = clubMonthKey(deps.clock.now())
   const blastKey = `blast-${month}-${list.map((p) => p.id).join('-')}`
   const isTest = audience === 'superusers'
   let queued = 0

@@ -1,3 +1,4 @@
+import { prettyDate, prettyTime } from '#contract/club-time'
 import { renderMail } from '../mail/templates/index'
 import type { OutgoingMail } from '../mail/mail.service'
 import {
@@ -6,7 +7,6 @@ import {
   type CalendarPodclub,
   type CalendarSettings,
 } from '../calendar/calendar.ics'
-import { prettyDate, prettyTime } from '../podclubs/podclubs.format'
 
 /**
  * Why a member hears about their seat. Each carries the podclub's `.ics`: an entry to add or

@@ -1,10 +1,7 @@
-import { tz } from '@date-fns/tz'
-import { differenceInCalendarDays } from 'date-fns'
-import { CLUB_TIME_ZONE } from '#contract/common'
+import { prettyDate, prettyTime, startsWhen } from '#contract/club-time'
 import type { Env } from '../../lib/env'
 import { escapeHtml, linkified } from '../../lib/html'
 import type { OutgoingMail } from '../mail/mail.service'
-import { prettyDate, prettyTime } from '../podclubs/podclubs.format'
 
 export type NoticeKind = '1w' | '1d' | '10m'
 
@@ -15,22 +12,6 @@ export type ReminderPodclub = {
   startsAt: Date
   location: 'zoom' | 'nyc' | null
   zoomLink: string
-}
-
-/**
- * When the podclub starts, said from the moment the notice is queued: 'in 10 minutes', 'today',
- * 'tomorrow', 'in 5 days', 'in one week'. A notice sent late (after downtime, or the operator's
- * 10-minute notice pressed early) still tells the truth.
- */
-export function startsWhen(startsAt: Date, now: Date): string {
-  const minutes = Math.ceil((startsAt.getTime() - now.getTime()) / 60_000)
-  if (minutes <= 1) return minutes === 1 ? 'in 1 minute' : 'now'
-  if (minutes < 60) return `in ${minutes} minutes`
-  const days = differenceInCalendarDays(startsAt, now, { in: tz(CLUB_TIME_ZONE) })
-  if (days <= 0) return 'today'
-  if (days === 1) return 'tomorrow'
-  if (days === 7) return 'in one week'
-  return `in ${days} days`
 }
 
 /** Where to go: the Zoom link for zoom podclubs (with the 10-minute one), the office for nyc. */

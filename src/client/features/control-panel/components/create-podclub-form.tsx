@@ -1,4 +1,5 @@
 import { useId, useState, type FormEvent } from 'react'
+import { CLUB_TIME_ABBREVIATION } from '#contract/club-time'
 import {
   createOperatorPodclubBodySchema,
   type CreateOperatorPodclubBody,
@@ -35,7 +36,11 @@ const TEXT_FIELDS: [keyof Values, string, { multiline?: boolean; placeholder?: s
   ['podcastName', 'podcast'],
   ['number', 'episode number (optional)'],
   ['podmeister', 'podmeister (username)'],
-  ['scheduledStart', 'date and time (New York)', { placeholder: 'MM/DD/YYYY HH:mm' }],
+  [
+    'scheduledStart',
+    `date and time (${CLUB_TIME_ABBREVIATION})`,
+    { placeholder: 'MM/DD/YYYY HH:mm' },
+  ],
   ['zoomLink', 'Zoom link (optional)'],
   ['keywordOne', 'keyword 1'],
   ['keywordTwo', 'keyword 2'],

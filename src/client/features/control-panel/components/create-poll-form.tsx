@@ -1,4 +1,11 @@
 import { useId, useState, type FormEvent } from 'react'
+import {
+  CLUB_TIME_ABBREVIATION,
+  CLUB_TIME_MESSAGES,
+  clubDateTimeOfInput,
+  isInFuture,
+  readClubDateTime,
+} from '#contract/club-time'
 import { createPollBodySchema, POLL_OPTIONS_MAX, POLL_OPTIONS_MIN } from '#contract/polls'
 import { Button } from '#client/components/ui/button'
 import { Spinner } from '#client/components/ui/spinner'
@@ -18,12 +25,6 @@ const emptyOption = (): Option => ({
 })
 const startingOptions = () => Array.from({ length: POLL_OPTIONS_MIN }, emptyOption)
 
-/** A `datetime-local` value (the browser's time) as ISO 8601, or '' when it is none. */
-function toIso(local: string): string {
-  const date = new Date(local)
-  return local && !Number.isNaN(date.getTime()) ? date.toISOString() : ''
-}
-
 /** Creates a poll: title, theme, expiry, and 2 to 10 options (spec 2, CONTRACT.md). */
 export function CreatePollForm() {
   const id = useId()
@@ -40,10 +41,12 @@ export function CreatePollForm() {
   function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
     if (create.isPending) return
+    // The field is New York time, as every operator form is.
+    const closes = readClubDateTime(clubDateTimeOfInput(expires) ?? '')
     const body = {
       title,
       description,
-      expires_at: toIso(expires),
+      expires_at: closes.date?.toISOString() ?? '',
       options: options.map(({ title, podcast, description, link }) => ({
         title,
         podcast,
@@ -53,9 +56,9 @@ export function CreatePollForm() {
     }
     const parsed = createPollBodySchema.safeParse(body)
     const next = parsed.success ? {} : firstErrors(parsed.error.issues)
-    if (body.expires_at && new Date(body.expires_at).getTime() <= Date.now()) {
-      next.expires_at = 'The expiry must be in the future'
-    }
+    if (closes.error === 'noSuchTime') next.expires_at = CLUB_TIME_MESSAGES.noSuchTime
+    if (closes.date && !isInFuture(closes.date, new Date()))
+      next.expires_at = CLUB_TIME_MESSAGES.past
     setErrors(next)
     if (Object.keys(next).length > 0) return
     create.mutate(body, {
@@ -92,7 +95,7 @@ export function CreatePollForm() {
         />
         <FormField
           id={`${id}-expires`}
-          label="voting closes (your time)"
+          label={`voting closes (${CLUB_TIME_ABBREVIATION})`}
           type="datetime-local"
           value={expires}
           onChange={setExpires}

@@ -1,4 +1,9 @@
 import { useId, useState, type FormEvent } from 'react'
+import {
+  CLUB_TIME_ABBREVIATION,
+  CLUB_TIME_MESSAGES,
+  clubDateTimeOfInput,
+} from '#contract/club-time'
 import { idSchema } from '#contract/common'
 import { updatePodclubBodySchema, type ControlPanelPodclub } from '#contract/control-panel'
 import { Button } from '#client/components/ui/button'
@@ -8,7 +13,6 @@ import { Spinner } from '#client/components/ui/spinner'
 import { isApiError } from '#client/lib/api-client'
 import { toast } from '#client/lib/toast'
 import { useUpdatePodclub } from '../api/update-podclub'
-import { toClubDateTime } from '../lib/format'
 
 type Values = { id: string; startsAt: string; location: string; zoomLink: string; status: string }
 const EMPTY: Values = { id: '', startsAt: '', location: '', zoomLink: '', status: '' }
@@ -46,8 +50,10 @@ export function EditPodclubForm({ podclubs }: { podclubs: ControlPanelPodclub[] 
     const podclubId = idSchema.safeParse(values.id.trim() || undefined)
     const next: Errors = {}
     if (!podclubId.success) next.id = 'Enter a podclub ID number'
-    const scheduledStart = values.startsAt ? toClubDateTime(values.startsAt) : undefined
-    if (values.startsAt && !scheduledStart) next.startsAt = 'Enter a date and a time'
+    const scheduledStart = values.startsAt
+      ? (clubDateTimeOfInput(values.startsAt) ?? undefined)
+      : undefined
+    if (values.startsAt && !scheduledStart) next.startsAt = CLUB_TIME_MESSAGES.required
     const body = updatePodclubBodySchema.safeParse({
       scheduledStart,
       location: values.location || undefined,
@@ -130,7 +136,7 @@ export function EditPodclubForm({ podclubs }: { podclubs: ControlPanelPodclub[] 
           {error('id')}
         </div>
         <div className="grid gap-2">
-          <Label htmlFor={fieldId('startsAt')}>new date and time (New York)</Label>
+          <Label htmlFor={fieldId('startsAt')}>new date and time ({CLUB_TIME_ABBREVIATION})</Label>
           <Input
             id={fieldId('startsAt')}
             type="datetime-local"
