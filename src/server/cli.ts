@@ -13,6 +13,7 @@ import { AppError } from './lib/app-error'
 import { systemClock } from './lib/clock'
 import { loggableError, uniqueFieldErrors, uniqueViolation } from './lib/db-errors'
 import { type Env, EnvError, parseEnv } from './lib/env'
+import { links } from './lib/links'
 import { hashPassword } from './lib/passwords'
 import { randomToken } from './lib/tokens'
 
@@ -121,7 +122,7 @@ const commands: Record<string, Command> = {
         if (codes.length > 100)
           progress(`made ${Math.min(done + 100, codes.length)}/${codes.length} codes`)
       }
-      return codes.map((code) => `${env.APP_URL}/register/${code}`).join('\n')
+      return codes.map((code) => links(env).register(code)).join('\n')
     },
   },
   'import-chatlog': {

@@ -1,6 +1,7 @@
 import type { Podclub } from '#contract/podclubs'
 import type { Env } from '../../lib/env'
 import { escapeHtml } from '../../lib/html'
+import { links } from '../../lib/links'
 import type { OutgoingMail } from '../mail/mail.service'
 
 /** Links a blast carries so its recipient can leave: the page, and the one-click POST. */
@@ -14,7 +15,8 @@ export function blastMail(
   env: Env,
   opts: { test: boolean; dedupeKey?: string },
 ): OutgoingMail {
-  const url = (p: Podclub) => `${env.APP_URL}/podclubs/${p.id}`
+  const link = links(env)
+  const url = (p: Podclub) => link.podclub(p.id)
   const where = (p: Podclub) => (p.location === 'nyc' ? 'in person, NYC' : 'online')
   const lines = podclubs.map(
     (p) =>
@@ -34,13 +36,13 @@ export function blastMail(
     subject,
     text:
       `Hi ${recipient.username},\n\nThree podclubs are open for seats this month:\n\n${lines.join('\n\n')}\n\n` +
-      `Nine seats each, first come first served: ${env.APP_URL}/home?skipSplash=true\n\n` +
+      `Nine seats each, first come first served: ${link.home()}\n\n` +
       `No more of these monthly e-mails? Unsubscribe: ${unsubscribe.page}\n` +
       '(Reminders for seats you hold still come.)\n',
     html:
       `<p>Hi ${escapeHtml(recipient.username)},</p><p>Three podclubs are open for seats this month:</p>` +
       `<ul>${items}</ul>` +
-      `<p>Nine seats each, first come first served: <a href="${escapeHtml(env.APP_URL)}/home?skipSplash=true">find a seat</a>.</p>` +
+      `<p>Nine seats each, first come first served: <a href="${escapeHtml(link.home())}">find a seat</a>.</p>` +
       `<p style="font-size:12px;color:#555">No more of these monthly e-mails? <a href="${escapeHtml(unsubscribe.page)}">Unsubscribe</a>. Reminders for seats you hold still come.</p>`,
     headers: {
       // RFC 8058: mail clients offer one-click unsubscribe and POST to this address.

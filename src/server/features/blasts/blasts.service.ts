@@ -6,6 +6,7 @@ import { podclubs, users } from '../../db/schema/index'
 import { transaction } from '../../db/transaction'
 import type { AppDeps } from '../../deps'
 import { AppError } from '../../lib/app-error'
+import { links } from '../../lib/links'
 import { hmac, safeEqual } from '../../lib/tokens'
 import { enqueueMail } from '../mail/mail.service'
 import { readPodclubs } from '../podclubs/podclubs.queries'
@@ -20,8 +21,8 @@ const unsubscribeToken = (deps: AppDeps, userId: number) =>
 export function unsubscribeLinks(deps: AppDeps, userId: number): UnsubscribeLinks {
   const token = unsubscribeToken(deps, userId)
   return {
-    page: `${deps.env.APP_URL}/unsubscribe/${userId}/${token}`,
-    oneClick: `${deps.env.APP_URL}/unsubscribe/one-click/${userId}/${token}`,
+    page: links(deps.env).unsubscribe(userId, token),
+    oneClick: links(deps.env).unsubscribeOneClick(userId, token),
   }
 }
 

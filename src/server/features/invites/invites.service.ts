@@ -1,6 +1,7 @@
 import type { AppDeps } from '../../deps'
 import { inviteCodes } from '../../db/schema/index'
 import { transaction } from '../../db/transaction'
+import { links } from '../../lib/links'
 import { randomToken } from '../../lib/tokens'
 import type { AuthUser } from '../../plugins/session'
 import { enqueueMail } from '../mail/mail.service'
@@ -24,7 +25,7 @@ export async function sendInvite(
   input: { email: string; note?: string },
 ): Promise<void> {
   const code = newWelcomeCode()
-  const link = `${deps.env.APP_URL.replace(/\/$/, '')}/register/${code}`
+  const link = links(deps.env).register(code)
   const subject = `${actor.username} invited you to podclub`
   const intro = `${actor.username} thinks you'd like podclub, an invite-only book club for podcasts: small discussions of one episode at a time, online or in New York, nine seats each.`
   const noteText = input.note ? `\n\nTheir note:\n"${input.note}"` : ''

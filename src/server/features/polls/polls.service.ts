@@ -14,6 +14,7 @@ import { pollOptions, polls, pollVotes, voteCodes } from '../../db/schema/index'
 import { transaction } from '../../db/transaction'
 import type { AppDeps } from '../../deps'
 import { AppError, FieldErrors, notFound } from '../../lib/app-error'
+import { links } from '../../lib/links'
 import { randomToken, sha256 } from '../../lib/tokens'
 import type { AuthUser } from '../../plugins/session'
 import { enqueueMail } from '../mail/mail.service'
@@ -29,10 +30,6 @@ const invalidCode = () => new AppError('BAD_REQUEST', voteCodeErrors.invalid, 40
 const usedCode = () => new AppError('VOTE_CODE_USED', voteCodeErrors.used, 409)
 
 const isExpired = (poll: PollRow, now: Date) => poll.expiresAt.getTime() <= now.getTime()
-
-/** The poll window's address (a page route, so no trailing slash), with the code when given. */
-const pollLink = (deps: AppDeps, pollId: number, code?: string) =>
-  `${deps.env.APP_URL}/polls/${pollId}${code ? `/${encodeURIComponent(code)}` : ''}`
 
 async function findPoll(db: Reader, pollId: number): Promise<PollRow> {
   const [poll] = await db.select().from(polls).where(eq(polls.id, pollId))
@@ -138,7 +135,7 @@ export async function requestVoteCode(deps: AppDeps, pollId: number, email: stri
           voteCodeMail({
             to: address,
             pollTitle: poll.title,
-            link: pollLink(deps, poll.id, code),
+            link: links(deps.env).poll(poll.id, code),
             closes,
           }),
         )
@@ -154,7 +151,7 @@ export async function requestVoteCode(deps: AppDeps, pollId: number, email: stri
         alreadyVotedMail({
           to: address,
           pollTitle: poll.title,
-          link: pollLink(deps, poll.id),
+          link: links(deps.env).poll(poll.id),
           closes,
         }),
       )
@@ -169,7 +166,7 @@ export async function requestVoteCode(deps: AppDeps, pollId: number, email: stri
       voteCodeMail({
         to: address,
         pollTitle: poll.title,
-        link: pollLink(deps, poll.id, code),
+        link: links(deps.env).poll(poll.id, code),
         closes,
       }),
     )

@@ -1,9 +1,9 @@
 import { prettyDate, prettyTime } from '#contract/club-time'
+import { links } from '../../lib/links'
 import { renderMail } from '../mail/templates/index'
 import type { OutgoingMail } from '../mail/mail.service'
 import {
   buildCalendar,
-  podclubUrl,
   type CalendarPodclub,
   type CalendarSettings,
 } from '../calendar/calendar.ics'
@@ -88,7 +88,7 @@ export function seatMail(
     subject,
     greeting: `Hi ${recipient.username},`,
     intro,
-    action: { label: 'see the podclub', url: podclubUrl(podclub.id, env.APP_URL) },
+    action: { label: 'see the podclub', url: links(env).podclub(podclub.id) },
   })
   const ics = buildCalendar([podclub], {
     method,

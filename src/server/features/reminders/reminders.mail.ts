@@ -1,6 +1,7 @@
 import { prettyDate, prettyTime, startsWhen } from '#contract/club-time'
 import type { Env } from '../../lib/env'
 import { escapeHtml, linkified } from '../../lib/html'
+import { links } from '../../lib/links'
 import type { OutgoingMail } from '../mail/mail.service'
 
 export type NoticeKind = '1w' | '1d' | '10m'
@@ -31,7 +32,7 @@ export function reminderMail(
   env: Env,
   now: Date,
 ): OutgoingMail {
-  const url = `${env.APP_URL}/podclubs/${podclub.id}`
+  const url = links(env).podclub(podclub.id)
   const when = `${prettyDate(podclub.startsAt)} at ${prettyTime(podclub.startsAt)}`
   const where = whereText(podclub, kind, env)
   const soon = startsWhen(podclub.startsAt, now)

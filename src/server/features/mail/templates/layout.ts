@@ -34,11 +34,6 @@ export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (ch) => HTML_ESCAPES[ch]!)
 }
 
-/** An absolute link under APP_URL, whatever slashes the setting ends with. */
-export function appLink(appUrl: string, path: string): string {
-  return `${appUrl.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`
-}
-
 export function renderMail(content: MailContent): RenderedMail {
   const outro = content.outro ?? []
   const text = [
