@@ -123,6 +123,16 @@ export async function requestVoteCode(deps: AppDeps, pollId: number, email: stri
     // The row lock orders this against a vote cast with the old code at the same moment: that
     // vote either lands first (and this sees the code used) or finds its code replaced.
     let [existing] = await tx.select().from(voteCodes).where(sameAddress).for('update')
+    const mailTheCode = () =>
+      enqueueMail(
+        tx,
+        voteCodeMail({
+          to: address,
+          pollTitle: poll.title,
+          link: links(deps.env).poll(poll.id, code),
+          closes,
+        }),
+      )
     if (!existing) {
       const [inserted] = await tx
         .insert(voteCodes)
@@ -130,15 +140,7 @@ export async function requestVoteCode(deps: AppDeps, pollId: number, email: stri
         .onConflictDoNothing()
         .returning({ id: voteCodes.id })
       if (inserted) {
-        await enqueueMail(
-          tx,
-          voteCodeMail({
-            to: address,
-            pollTitle: poll.title,
-            link: links(deps.env).poll(poll.id, code),
-            closes,
-          }),
-        )
+        await mailTheCode()
         return
       }
       // Someone asked for the same address at the same moment and got there first.
@@ -161,15 +163,7 @@ export async function requestVoteCode(deps: AppDeps, pollId: number, email: stri
       .update(voteCodes)
       .set({ codeHash, createdAt: deps.clock.now() })
       .where(eq(voteCodes.id, existing.id))
-    await enqueueMail(
-      tx,
-      voteCodeMail({
-        to: address,
-        pollTitle: poll.title,
-        link: links(deps.env).poll(poll.id, code),
-        closes,
-      }),
-    )
+    await mailTheCode()
   })
 }
 
