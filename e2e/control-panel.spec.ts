@@ -323,7 +323,7 @@ test.describe('control panel with podclubs', () => {
     await fill('episode title', 'A Podclub Made by Hand')
     await fill('podcast', 'hidden brain')
     await fill('podmeister (username)', 'bea.n')
-    await fill('date and time (New York)', '01/14/2030 19:00')
+    await fill('date and time (ET)', '01/14/2030 19:00')
     await fill('keyword 1', 'craft')
     await fill('keyword 2', 'habits')
     await fill('keyword 3', 'patience')

@@ -1,6 +1,12 @@
-import { tz } from '@date-fns/tz'
-import { addMonths, format } from 'date-fns'
 import type { Page } from '@playwright/test'
+import {
+  addClubCalendar,
+  clubDay,
+  clubDateTimeOf,
+  parseClubDateTime,
+  prettyDate,
+  prettyTime,
+} from '../src/contract/club-time'
 import { createMember, expect, expectNoAxeViolations, loginThroughPage, test } from './fixtures'
 
 /** Where to save screenshots of the screens checked here; none are taken when unset. */
@@ -100,14 +106,17 @@ test.describe('propose wizard', () => {
     await next.click()
     const submit = page.getByRole('button', { name: 'Submit' })
     await expect(page.getByLabel('time (ET)')).toHaveValue('14:00')
+    await expect(
+      page.getByText('must be at least one month from today; all times are in Eastern Time (ET).'),
+    ).toBeVisible()
     await submit.click()
     await expect(page.getByText('Validation Error', { exact: true })).toBeVisible()
     await expect(page.getByText('Please check all form fields.', { exact: true })).toBeVisible()
     await expect(page.getByText('Please select a date and time')).toBeVisible()
 
-    const inNewYork = { in: tz('America/New_York') }
-    const day = addMonths(new Date(), 2, inNewYork)
-    await page.getByLabel('date', { exact: true }).fill(format(day, 'yyyy-MM-dd', inNewYork))
+    const day = clubDay(addClubCalendar(new Date(), { months: 2 }))
+    const startsAt = parseClubDateTime(clubDateTimeOf(day, '19:30')!)!
+    await page.getByLabel('date', { exact: true }).fill(day)
     await page.getByLabel('time (ET)').selectOption('19:30')
     await expect(page.getByText('Please select a date and time')).toHaveCount(0)
     await page.getByRole('radio', { name: /NYC Office/ }).click()
@@ -126,8 +135,8 @@ test.describe('propose wizard', () => {
     await page.goto('/profile')
     const upcoming = page.getByRole('region', { name: 'upcoming podclubs' })
     await expect(upcoming.getByRole('heading', { name: 'The Persuaders, part 2' })).toBeVisible()
-    await expect(upcoming).toContainText(format(day, 'EEEE, MMMM d, yyyy', inNewYork))
-    await expect(upcoming).toContainText(/7:30 PM E[SD]T/)
+    // EST or EDT, as that day in New York has it.
+    await expect(upcoming).toContainText(`${prettyDate(startsAt)} @ ${prettyTime(startsAt)}`)
     await upcoming.getByRole('link', { name: 'view The Persuaders, part 2' }).click()
     await expect(
       page.getByRole('heading', { level: 1, name: 'The Persuaders, part 2' }),

@@ -1,5 +1,5 @@
 import type { Page, PlaywrightWorkerArgs } from '@playwright/test'
-import { formatScheduledStart } from '../src/contract/proposals'
+import { formatClubDateTime } from '../src/contract/club-time'
 import { e2e } from './env'
 import {
   createMember,
@@ -56,7 +56,7 @@ async function createFullPodclub(
     keywordTwo: 'patience',
     keywordThree: 'luck',
     linkOne: 'https://example.com/the-seat-that-came-back',
-    scheduledStart: formatScheduledStart(new Date(Date.now() + 3 * DAY)),
+    scheduledStart: formatClubDateTime(new Date(Date.now() + 3 * DAY)),
     description: 'An episode about waiting in line, and who gets the next chair when one frees up.',
     podmeisterNote: 'I kept thinking about the bakery ticket machine the whole way through.',
     location: 'zoom',

@@ -46,6 +46,3 @@ export const envelope = <T extends z.ZodType>(data: T) => z.object({ data })
 export const okSchema = envelope(z.object({ ok: z.literal(true) }))
 
 export const INTERNAL_ERROR_MESSAGE = 'Internal server error. Please try again later.'
-
-/** The time zone every podclub is scheduled and shown in. */
-export const CLUB_TIME_ZONE = 'America/New_York'

@@ -1,7 +1,8 @@
 import { z } from 'zod'
+import { clubDateTimeSchema } from './club-time'
 import { envelope, idSchema, textSchema } from './common'
 import { podclubLocationSchema, podclubStatusSchema } from './podclubs'
-import { createProposalBodySchema, futureStartSchema } from './proposals'
+import { createProposalBodySchema } from './proposals'
 
 /** A podclub id typed into an operator form ('podclub ID 1'): a positive whole number. */
 const podclubIdField = (label: string) =>
@@ -95,8 +96,11 @@ export const blastResponseSchema = envelope(z.object({ queued: z.number().int() 
 
 export const updatePodclubBodySchema = z
   .object({
-    /** ISO 8601 with an offset, or `MM/DD/YYYY HH:mm` in US Eastern time. */
-    scheduledStart: textSchema().trim().min(1).max(40).optional(),
+    /**
+     * `MM/DD/YYYY HH:mm` in New York, or ISO 8601 with an offset; a time that exists. That it
+     * lies in the future is checked against the server's clock.
+     */
+    scheduledStart: clubDateTimeSchema({ iso: true }).optional(),
     location: podclubLocationSchema.optional(),
     zoomLink: z
       .union([z.literal(''), textSchema().trim().max(500).url('Please enter a valid URL')])
@@ -149,7 +153,7 @@ export function createOperatorPodclubBodySchema(now: () => Date = () => new Date
   return createProposalBodySchema(now)
     .omit({ scheduledStart: true })
     .extend({
-      scheduledStart: futureStartSchema(now),
+      scheduledStart: clubDateTimeSchema({ now }),
       podmeister: textSchema({ error: PODMEISTER_REQUIRED })
         .trim()
         .min(1, PODMEISTER_REQUIRED)

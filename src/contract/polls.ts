@@ -57,7 +57,7 @@ export const pollSchema = z.object({
   description: z.string(),
   /** When voting closes, in the club's time zone ('Monday, December 7, 2026'). */
   pretty_date: z.string(),
-  /** '11:59 PM ET'. */
+  /** '11:59 PM EST' (EDT in summer). */
   pretty_time: z.string(),
   is_active: z.boolean(),
   is_expired: z.boolean(),
@@ -143,5 +143,3 @@ export const createPollBodySchema = z.object({
 })
 export type CreatePollBody = z.input<typeof createPollBodySchema>
 export const createPollResponseSchema = getPollResponseSchema
-
-export const POLL_EXPIRY_IN_PAST_MESSAGE = 'The expiry must be in the future'

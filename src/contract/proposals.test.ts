@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import {
   EMPTY_PROPOSAL_FORM,
-  formatScheduledStart,
-  parseScheduledStart,
   PROPOSAL_MESSAGES,
   proposalDayRange,
   proposalFormSchema,
@@ -96,14 +94,7 @@ describe('the wizard step schemas', () => {
   })
 })
 
-describe('scheduled start in New York', () => {
-  it('reads and writes wall times on both sides of the clock changes', () => {
-    expect(parseScheduledStart('03/07/2026 14:00')?.toISOString()).toBe('2026-03-07T19:00:00.000Z')
-    expect(parseScheduledStart('03/09/2026 14:00')?.toISOString()).toBe('2026-03-09T18:00:00.000Z')
-    expect(formatScheduledStart(new Date('2026-11-02T19:00:00Z'))).toBe('11/02/2026 14:00')
-    expect(parseScheduledStart('13/01/2026 14:00')).toBeNull()
-  })
-
+describe('the proposal window', () => {
   it('takes the day range from New York’s calendar, not UTC’s', () => {
     expect(proposalDayRange(now())).toEqual({ first: '2026-03-07', last: '2026-09-07' })
     expect(proposalDayRange(new Date('2026-08-31T12:00:00Z'))).toEqual({

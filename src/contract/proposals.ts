@@ -1,18 +1,15 @@
-import { tz } from '@date-fns/tz'
-import { addMonths, format, isValid, parse } from 'date-fns'
 import { z } from 'zod'
-import { CLUB_TIME_ZONE, envelope, textSchema } from './common'
+import { addClubCalendar, CLUB_TIME_MESSAGES, clubDateTimeSchema, clubDay } from './club-time'
+import { envelope, textSchema } from './common'
 import { podclubLocationSchema, podclubSchema } from './podclubs'
 
 /*
  * The propose wizard (spec 1 §3, §5) and the payload of POST /propose/ (CONTRACT.md). The form's
  * field names and the payload's differ, the rules and messages do not: each field schema is
- * written once here and used by both. The schedule rule needs a calendar in New York, so this
- * contract file also uses date-fns and its time-zone package (no hand-made date arithmetic).
+ * written once here and used by both. The schedule rule reads New York's calendar through
+ * club-time.ts.
  */
 
-/** `MM/DD/YYYY HH:mm`, 24-hour, wall time in New York. */
-export const SCHEDULED_START_FORMAT = 'MM/dd/yyyy HH:mm'
 /** A proposal is at least this many months ahead of today (New York)... */
 export const PROPOSAL_MIN_MONTHS = 1
 /** ...and at most this many. */
@@ -28,16 +25,13 @@ export const PROPOSAL_MESSAGES = {
   url: 'Must be a valid URL',
   description: 'Description must be at least 50 characters long',
   podmeisterNote: 'Podmeister note must be at least 50 characters long',
-  scheduledStart: 'Please select a date and time',
+  scheduledStart: CLUB_TIME_MESSAGES.required,
   halfHour: 'Please select times on the hour or half hour only',
   tooSoon: 'Date must be at least one month from today',
   tooLate: 'Date must be no more than seven months from today',
-  noSuchTime: 'That time does not exist in New York on that day (clocks change)',
+  noSuchTime: CLUB_TIME_MESSAGES.noSuchTime,
   location: 'Please choose zoom or nyc',
-  past: 'Date must be in the future',
 } as const
-
-const inClubZone = { in: tz(CLUB_TIME_ZONE) }
 
 const required = (message: string, max: number, maxMessage: string) =>
   textSchema({ error: message }).trim().min(1, message).max(max, maxMessage)
@@ -66,26 +60,14 @@ const longText = (message: string) =>
     .min(50, message)
     .max(2000, 'Please keep it to 2,000 characters or less')
 
-/** The instant a `MM/DD/YYYY HH:mm` New York wall time stands for, or null if it is none. */
-export function parseScheduledStart(value: string): Date | null {
-  if (!/^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}$/.test(value)) return null
-  const date = parse(value, SCHEDULED_START_FORMAT, new Date(0), inClubZone)
-  return isValid(date) ? new Date(date.getTime()) : null
-}
-
-/** Writes an instant as the `MM/DD/YYYY HH:mm` wall time it is in New York. */
-export function formatScheduledStart(date: Date): string {
-  return format(date, SCHEDULED_START_FORMAT, inClubZone)
-}
-
 /**
  * The first and last day (`yyyy-MM-dd` in New York) a proposal made at `now` may be scheduled
  * on: one month from today, and seven months from today, by New York's calendar.
  */
 export function proposalDayRange(now: Date): { first: string; last: string } {
   return {
-    first: format(addMonths(now, PROPOSAL_MIN_MONTHS, inClubZone), 'yyyy-MM-dd', inClubZone),
-    last: format(addMonths(now, PROPOSAL_MAX_MONTHS, inClubZone), 'yyyy-MM-dd', inClubZone),
+    first: clubDay(addClubCalendar(now, { months: PROPOSAL_MIN_MONTHS })),
+    last: clubDay(addClubCalendar(now, { months: PROPOSAL_MAX_MONTHS })),
   }
 }
 
@@ -94,41 +76,19 @@ export function proposalDayRange(now: Date): { first: string; last: string } {
  * page): a real New York time on the hour or half hour, from one to seven months ahead.
  */
 export function scheduledStartSchema(now: () => Date) {
-  return textSchema({ error: PROPOSAL_MESSAGES.scheduledStart })
-    .trim()
-    .min(1, PROPOSAL_MESSAGES.scheduledStart)
-    .superRefine((value, ctx) => {
-      const fail = (message: string) => ctx.addIssue({ code: 'custom', message })
-      if (value === '') return
-      const date = parseScheduledStart(value)
-      if (!date) return fail(PROPOSAL_MESSAGES.scheduledStart)
+  return clubDateTimeSchema({
+    // The picker writes the value: one it cannot read is a choice not made yet.
+    invalid: PROPOSAL_MESSAGES.scheduledStart,
+    rule: (date, value) => {
       const minutes = value.slice(-2)
-      if (minutes !== '00' && minutes !== '30') return fail(PROPOSAL_MESSAGES.halfHour)
-      // 02:30 on the day clocks spring forward does not exist: it would silently become 03:30.
-      if (formatScheduledStart(date) !== value) return fail(PROPOSAL_MESSAGES.noSuchTime)
-      const day = format(date, 'yyyy-MM-dd', inClubZone)
+      if (minutes !== '00' && minutes !== '30') return PROPOSAL_MESSAGES.halfHour
+      const day = clubDay(date)
       const range = proposalDayRange(now())
-      if (day < range.first) return fail(PROPOSAL_MESSAGES.tooSoon)
-      if (day > range.last) return fail(PROPOSAL_MESSAGES.tooLate)
-    })
-}
-
-/**
- * The operators' schedule rule: a real `MM/DD/YYYY HH:mm` New York time, any time after `now()`
- * (no one-to-seven-month window).
- */
-export function futureStartSchema(now: () => Date) {
-  return textSchema({ error: PROPOSAL_MESSAGES.scheduledStart })
-    .trim()
-    .min(1, PROPOSAL_MESSAGES.scheduledStart)
-    .superRefine((value, ctx) => {
-      const fail = (message: string) => ctx.addIssue({ code: 'custom', message })
-      if (value === '') return
-      const date = parseScheduledStart(value)
-      if (!date) return fail(PROPOSAL_MESSAGES.scheduledStart)
-      if (formatScheduledStart(date) !== value) return fail(PROPOSAL_MESSAGES.noSuchTime)
-      if (date.getTime() <= now().getTime()) return fail(PROPOSAL_MESSAGES.past)
-    })
+      if (day < range.first) return PROPOSAL_MESSAGES.tooSoon
+      if (day > range.last) return PROPOSAL_MESSAGES.tooLate
+      return null
+    },
+  })
 }
 
 const field = {

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url'
 import { desc, eq } from 'drizzle-orm'
 import type { z } from 'zod'
 import { emailSchema, usernameSchema } from '#contract/auth'
+import { clubDay } from '#contract/club-time'
 import { idSchema } from '#contract/common'
 import { updateChatlogBodySchema } from '#contract/control-panel'
 import { DataDirInUseError, type Db, openDatabase } from './db/client'
@@ -14,6 +15,7 @@ import { AppError } from './lib/app-error'
 import { systemClock } from './lib/clock'
 import { loggableError, uniqueFieldErrors, uniqueViolation } from './lib/db-errors'
 import { type Env, EnvError, parseEnv } from './lib/env'
+import { links } from './lib/links'
 import { hashPassword } from './lib/passwords'
 import { randomToken } from './lib/tokens'
 
@@ -134,7 +136,7 @@ const commands: Record<string, Command> = {
         if (codes.length > 100)
           progress(`made ${Math.min(done + 100, codes.length)}/${codes.length} codes`)
       }
-      return codes.map((code) => `${env.APP_URL}/register/${code}`).join('\n')
+      return codes.map((code) => links(env).register(code)).join('\n')
     },
   },
   'import-chatlog': {
@@ -187,7 +189,7 @@ const commands: Record<string, Command> = {
       if (rows.length === 0) return 'The waitlist is empty.'
       return rows
         .map((r) =>
-          [r.email, r.createdAt.toISOString().slice(0, 10), r.how, r.favoritePodcast]
+          [r.email, clubDay(r.createdAt), r.how, r.favoritePodcast]
             .map((v) => v.replace(/\s+/g, ' '))
             .join('\t'),
         )

@@ -1,6 +1,4 @@
-import { tz } from '@date-fns/tz'
-import { format } from 'date-fns'
-import { CLUB_TIME_ZONE } from '#contract/common'
+import { CLUB_TIME_ZONE, viewerTimeOf } from '#contract/club-time'
 
 /** The time zone of this browser ('Europe/Berlin'), or New York's when it cannot tell. */
 export function viewerTimeZone(): string {
@@ -11,22 +9,12 @@ export function viewerTimeZone(): string {
   }
 }
 
-function zoneAbbreviation(date: Date, timeZone: string) {
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'short' }).formatToParts(
-    date,
-  )
-  return parts.find((p) => p.type === 'timeZoneName')?.value ?? timeZone
-}
-
 /**
- * The viewer's own wall time for an instant ('Fri, Dec 18, 1:30 AM CET'), or null when it reads
- * the same as in New York (the viewer is there, or in a zone that keeps the same time).
+ * This viewer's own wall time for an instant ('Fri, Dec 18, 1:30 AM CET'), or null when it reads
+ * the same as in New York.
  */
-export function localTimeOf(date: Date, timeZone = viewerTimeZone()): string | null {
-  const pattern = 'EEE, MMM d, h:mm a'
-  const club = format(date, pattern, { in: tz(CLUB_TIME_ZONE) })
-  const local = format(date, pattern, { in: tz(timeZone) })
-  return club === local ? null : `${local} ${zoneAbbreviation(date, timeZone)}`
+export function localTimeOf(date: Date): string | null {
+  return viewerTimeOf(date, viewerTimeZone())
 }
 
 type ClubTimeProps = {

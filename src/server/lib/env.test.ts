@@ -23,6 +23,14 @@ describe('settings', () => {
     expect(env.TRUST_PROXY).toBe(false)
   })
 
+  it('takes the trailing slashes off APP_URL, once, so links built on it have one slash', () => {
+    expect(parseEnv({ APP_URL: 'https://club.example/' }).APP_URL).toBe('https://club.example')
+    expect(parseEnv({ APP_URL: 'https://club.example/club//' }).APP_URL).toBe(
+      'https://club.example/club',
+    )
+    expect(parseEnv({ APP_URL: ' https://club.example ' }).APP_URL).toBe('https://club.example')
+  })
+
   it('treats empty values as unset', () => {
     const env = parseEnv({ DATABASE_URL: '', SMTP_URL: '', ADMIN_PASSWORD: '', SESSION_SECRET: '' })
     expect(env.DATABASE_URL).toBeUndefined()

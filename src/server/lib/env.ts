@@ -37,9 +37,13 @@ export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().trim().min(1).default('0.0.0.0'),
-  APP_URL: urlWithProtocols(['http:', 'https:'], 'https://podclub.example').default(
-    'http://localhost:3000',
-  ),
+  /**
+   * Without its trailing slashes, once here, so every link is `${APP_URL}/path` with one slash
+   * (`https://club.example/` would make `https://club.example//podclubs/1`).
+   */
+  APP_URL: urlWithProtocols(['http:', 'https:'], 'https://podclub.example')
+    .default('http://localhost:3000')
+    .transform((v) => v.replace(/\/+$/, '')),
   DATA_DIR: z.string().trim().min(1).default('./data'),
   DATABASE_URL: optionalUrl(['postgres:', 'postgresql:'], 'postgres://user@host:5432/podclub'),
   REDIS_URL: optionalUrl(['redis:', 'rediss:'], 'redis://127.0.0.1:6379'),

@@ -6,7 +6,8 @@ import { users } from '../../db/schema/index'
 import { AppError } from '../../lib/app-error'
 import { hmac, safeEqual } from '../../lib/tokens'
 import { enqueueMail } from '../mail/mail.service'
-import { appLink, emailConfirmationMail } from '../mail/templates/index'
+import { links } from '../../lib/links'
+import { emailConfirmationMail } from '../mail/templates/index'
 
 /** How long a confirmation link works. */
 export const CONFIRMATION_VALID_MS = 7 * 24 * 60 * 60 * 1000
@@ -32,7 +33,7 @@ export function confirmationUrl(
   deps: Pick<AppDeps, 'sessionSecret' | 'clock' | 'env'>,
   user: { id: number; email: string },
 ): string {
-  return appLink(deps.env.APP_URL, `/confirm-email/${user.id}/${confirmationToken(deps, user)}`)
+  return links(deps.env).confirmEmail(user.id, confirmationToken(deps, user))
 }
 
 function isValidToken(

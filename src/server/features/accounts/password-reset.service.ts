@@ -6,8 +6,9 @@ import { passwordResetTokens, sessions, users } from '../../db/schema/index'
 import { AppError } from '../../lib/app-error'
 import { hashPassword } from '../../lib/passwords'
 import { hmac, randomToken, safeEqual, sha256 } from '../../lib/tokens'
+import { links } from '../../lib/links'
 import { enqueueMail } from '../mail/mail.service'
-import { appLink, PASSWORD_RESET_VALID_MINUTES, passwordResetMail } from '../mail/templates/index'
+import { PASSWORD_RESET_VALID_MINUTES, passwordResetMail } from '../mail/templates/index'
 
 const RESET_VALID_MS = PASSWORD_RESET_VALID_MINUTES * 60 * 1000
 
@@ -48,7 +49,7 @@ export async function requestPasswordReset(deps: AppDeps, email: string): Promis
     })
     const mail = passwordResetMail({
       username: user.username,
-      resetUrl: appLink(deps.env.APP_URL, `/password-reset/${token}`),
+      resetUrl: links(deps.env).passwordReset(token),
     })
     await enqueueMail(tx, { kind: 'password-reset', to: user.email, ...mail })
   })

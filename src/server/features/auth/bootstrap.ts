@@ -2,6 +2,7 @@ import { and, count, desc, eq, isNull, ne, sql } from 'drizzle-orm'
 import type { Db } from '../../db/client'
 import { appSecrets, inviteCodes, users } from '../../db/schema/index'
 import type { Env } from '../../lib/env'
+import { links } from '../../lib/links'
 import { hashPassword } from '../../lib/passwords'
 import { randomToken } from '../../lib/tokens'
 
@@ -78,7 +79,7 @@ async function resolveClubCode(db: Db, fromEnv: string | undefined): Promise<str
  */
 export async function bootstrap(db: Db, env: Env): Promise<BootstrapResult> {
   const clubInviteCode = await resolveClubCode(db, env.CLUB_INVITE_CODE)
-  const inviteLink = `${env.APP_URL}/register/${encodeURIComponent(clubInviteCode)}`
+  const inviteLink = links(env).register(clubInviteCode)
   const result = { clubInviteCode, inviteLink }
 
   const [{ value: userCount } = { value: 0 }] = await db.select({ value: count() }).from(users)

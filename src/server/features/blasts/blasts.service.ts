@@ -1,13 +1,12 @@
-import { tz } from '@date-fns/tz'
-import { format } from 'date-fns'
 import { and, asc, eq, gt, inArray, isNull } from 'drizzle-orm'
-import { CLUB_TIME_ZONE } from '#contract/common'
+import { clubMonthKey } from '#contract/club-time'
 import type { CreateBlastBody } from '#contract/control-panel'
 import type { Podclub } from '#contract/podclubs'
 import { podclubs, users } from '../../db/schema/index'
 import { transaction } from '../../db/transaction'
 import type { AppDeps } from '../../deps'
 import { AppError } from '../../lib/app-error'
+import { links } from '../../lib/links'
 import { hmac, safeEqual } from '../../lib/tokens'
 import { enqueueMail } from '../mail/mail.service'
 import { readPodclubs } from '../podclubs/podclubs.queries'
@@ -22,8 +21,8 @@ const unsubscribeToken = (deps: AppDeps, userId: number) =>
 export function unsubscribeLinks(deps: AppDeps, userId: number): UnsubscribeLinks {
   const token = unsubscribeToken(deps, userId)
   return {
-    page: `${deps.env.APP_URL}/unsubscribe/${userId}/${token}`,
-    oneClick: `${deps.env.APP_URL}/unsubscribe/one-click/${userId}/${token}`,
+    page: links(deps.env).unsubscribe(userId, token),
+    oneClick: links(deps.env).unsubscribeOneClick(userId, token),
   }
 }
 
@@ -82,7 +81,7 @@ export async function sendBlast(
 ): Promise<{ queued: number }> {
   const list = await blastPodclubs(deps, body)
   // The club's month, in New York: a blast sent late on the 31st belongs to that month.
-  const month = format(deps.clock.now(), 'yyyy-MM', { in: tz(CLUB_TIME_ZONE) })
+  const month = clubMonthKey(deps.clock.now())
   const blastKey = `blast-${month}-${list.map((p) => p.id).join('-')}`
   const isTest = audience === 'superusers'
   let queued = 0

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest'
+import { parseEnv } from '../../lib/env'
 import { parseIcs } from '../../testing/ics'
 import { buildCalendar, type CalendarPodclub } from './calendar.ics'
 
 const env = {
-  APP_URL: 'https://club.example/',
+  // As the settings give it: the trailing slash already gone.
+  APP_URL: parseEnv({ APP_URL: 'https://club.example/' }).APP_URL,
   MAIL_FROM: 'podclub <hello@club.example>',
   NYC_OFFICE_ADDRESS: '1 Example Plaza, New York, NY',
 }

@@ -5,7 +5,7 @@ import ical, {
   ICalCalendarMethod,
   ICalEventStatus,
 } from 'ical-generator'
-import { appLink } from '../mail/templates/index'
+import { links } from '../../lib/links'
 
 /** What a calendar entry says about one podclub. */
 export type CalendarPodclub = {
@@ -45,10 +45,6 @@ export function podclubUid(podclubId: number, appUrl: string): string {
   return `podclub-${podclubId}@${new URL(appUrl).hostname}`
 }
 
-export function podclubUrl(podclubId: number, appUrl: string): string {
-  return appLink(appUrl, `/podclubs/${podclubId}`)
-}
-
 /** `podclub <hello@podclub.local>` → its name and address, for ORGANIZER. */
 function organizerOf(mailFrom: string): { name: string; email: string } {
   const [sender] = addressparser(mailFrom, { flatten: true })
@@ -83,7 +79,7 @@ export function buildCalendar(
   })
   const organizer = organizerOf(env.MAIL_FROM)
   for (const podclub of podclubs) {
-    const url = podclubUrl(podclub.id, env.APP_URL)
+    const url = links(env).podclub(podclub.id)
     const cancelled = method === 'cancel' || podclub.status === 'cancelled'
     calendar.createEvent({
       id: podclubUid(podclub.id, env.APP_URL),

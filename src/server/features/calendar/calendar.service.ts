@@ -5,7 +5,7 @@ import { transaction } from '../../db/transaction'
 import type { AppDeps } from '../../deps'
 import { notFound } from '../../lib/app-error'
 import { hmac, sha256 } from '../../lib/tokens'
-import { appLink } from '../mail/templates/index'
+import { links } from '../../lib/links'
 import { buildCalendar, type CalendarPodclub } from './calendar.ics'
 
 /** Podclubs as calendar entries read them, soonest first. */
@@ -45,10 +45,6 @@ function feedToken(secret: string, userId: number, calendarKey: string): string 
   return hmac(secret, `calendar-feed:${userId}:${calendarKey}`)
 }
 
-function feedUrl(appUrl: string, token: string): string {
-  return appLink(appUrl, `/calendar/${token}.ics`)
-}
-
 /**
  * The member's calendar feed URL, recording its hash when it is new (first shown, or after the
  * secret changed). One small write the first time only.
@@ -66,7 +62,7 @@ export async function calendarFeedUrl(deps: AppDeps, userId: number): Promise<st
       tx.update(users).set({ calendarTokenHash: hash }).where(eq(users.id, userId)),
     )
   }
-  return feedUrl(deps.env.APP_URL, token)
+  return links(deps.env).calendarFeed(token)
 }
 
 /** 'reset link': a new random key, so the old feed URL answers 404 from now on. */
@@ -85,7 +81,7 @@ export async function resetCalendarFeed(deps: AppDeps, userId: number): Promise<
       .where(eq(users.id, userId))
     return fresh
   })
-  return feedUrl(deps.env.APP_URL, token)
+  return links(deps.env).calendarFeed(token)
 }
 
 /** Feed tokens are 43 base64url characters (an HMAC-SHA256); anything else is not one. */

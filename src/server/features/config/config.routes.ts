@@ -1,14 +1,14 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { getPublicConfigResponseSchema } from '#contract/config'
 import type { AppDeps } from '../../deps'
+import { links } from '../../lib/links'
 
 /** The public facts of this installation the page shows. Settings change only with a restart. */
 export const configRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
-  const appUrl = deps.env.APP_URL.replace(/\/$/, '')
   const data = {
-    app_url: appUrl,
+    app_url: deps.env.APP_URL,
     club_invite_code: deps.clubInviteCode,
-    invite_link: `${appUrl}/register/${encodeURIComponent(deps.clubInviteCode)}`,
+    invite_link: links(deps.env).register(deps.clubInviteCode),
     contact_email: deps.env.CONTACT_EMAIL,
   }
   app.get(

@@ -13,7 +13,7 @@ import {
   users,
   waitlistEntries,
 } from '../../db/schema/index'
-import { formatScheduledStart } from '#contract/proposals'
+import { CLUB_TIME_MESSAGES, formatClubDateTime } from '#contract/club-time'
 import { fixedClock } from '../../lib/clock'
 import { buildTestApp, createAgent, createUser, type TestApp } from '../../testing/test-app'
 import { PANEL_LIMITS } from './control-panel.service'
@@ -65,7 +65,7 @@ async function operatorPodclubBody(overrides: Record<string, unknown> = {}) {
     keywordTwo: 'sound',
     keywordThree: 'stories',
     linkOne: 'https://example.com/episode',
-    scheduledStart: formatScheduledStart(new Date(clock.now().getTime() + 2 * DAY)),
+    scheduledStart: formatClubDateTime(new Date(clock.now().getTime() + 2 * DAY)),
     description: 'A long enough description of the episode for the club to read first.',
     podmeisterNote: 'A long enough note from the podmeister about why this one is good.',
     location: 'zoom',
@@ -326,12 +326,45 @@ describe('the control panel', () => {
       body: { scheduledStart: '01/01/2020 10:00' },
     })
     expect(past.statusCode).toBe(400)
-    expect(past.json()).toEqual({ scheduledStart: ['The date must be in the future'] })
+    expect(past.json()).toEqual({ scheduledStart: [CLUB_TIME_MESSAGES.past] })
     const empty = await operator.request(`/api/v1/controlpanel/podclubs/${podclub.id}/`, {
       method: 'PATCH',
       body: {},
     })
     expect(empty.statusCode).toBe(400)
+  })
+
+  it('refuses a time the spring-forward skips, as the wizard and the create do, and moves nothing', async () => {
+    const podclub = await podclubIn(30 * DAY)
+    const edit = (scheduledStart: string) =>
+      operator.request(`/api/v1/controlpanel/podclubs/${podclub.id}/`, {
+        method: 'PATCH',
+        body: { scheduledStart },
+      })
+    // 02:30 does not exist in New York on March 14, 2027: clocks go from 02:00 to 03:00.
+    const gap = await edit('03/14/2027 02:30')
+    expect(gap.statusCode).toBe(400)
+    expect(gap.json()).toEqual({ scheduledStart: [CLUB_TIME_MESSAGES.noSuchTime] })
+    const [row] = await t.db.select().from(podclubs).where(eq(podclubs.id, podclub.id))
+    expect(row!.startsAt.getTime()).toBe(podclub.startsAt.getTime())
+    const created = await operator.post(
+      '/api/v1/controlpanel/podclubs/',
+      await operatorPodclubBody({ scheduledStart: '03/14/2027 02:30' }),
+    )
+    expect(created.json()).toEqual(gap.json())
+
+    // The hour after the gap, and the first of the autumn's repeated hour (EDT), are fine.
+    expect((await edit('03/14/2027 03:30')).json().data.starts_at).toBe('2027-03-14T07:30:00.000Z')
+    const repeated = await edit('11/07/2027 01:30')
+    expect(repeated.json().data).toMatchObject({
+      starts_at: '2027-11-07T05:30:00.000Z',
+      pretty_time: '1:30 AM EDT',
+    })
+    // ISO 8601 with an offset still says exactly which instant.
+    expect((await edit('2027-11-07T01:30:00-05:00')).json().data.pretty_time).toBe('1:30 AM EST')
+    expect((await edit('next tuesday')).json()).toEqual({
+      scheduledStart: [CLUB_TIME_MESSAGES.invalid],
+    })
   })
 
   it('saves a chat log and makes single-use invite codes', async () => {
@@ -565,10 +598,10 @@ describe('creating a podclub', () => {
 
   it('refuses a past date, an unknown podmeister and proposal mistakes with their messages', async () => {
     const past = await create({
-      scheduledStart: formatScheduledStart(new Date(clock.now().getTime() - 60 * 60_000)),
+      scheduledStart: formatClubDateTime(new Date(clock.now().getTime() - 60 * 60_000)),
     })
     expect(past.statusCode).toBe(400)
-    expect(past.json()).toEqual({ scheduledStart: ['Date must be in the future'] })
+    expect(past.json()).toEqual({ scheduledStart: [CLUB_TIME_MESSAGES.past] })
 
     const nobody = await create({ podmeister: 'no.such.member' })
     expect(nobody.statusCode).toBe(400)

@@ -1,7 +1,12 @@
-import { tz } from '@date-fns/tz'
-import { startOfMonth } from 'date-fns'
 import { and, asc, count, desc, eq, gte, inArray, sql } from 'drizzle-orm'
-import { CLUB_TIME_ZONE } from '#contract/common'
+import {
+  CLUB_TIME_MESSAGES,
+  clubMonthStart,
+  isInFuture,
+  prettyDate,
+  prettyTime,
+  readClubDateTime,
+} from '#contract/club-time'
 import type {
   ControlPanel,
   ControlPanelPodclub,
@@ -9,7 +14,6 @@ import type {
   UpdatePodclubBody,
 } from '#contract/control-panel'
 import type { Podclub, RegistrationState } from '#contract/podclubs'
-import { parseScheduledStart, PROPOSAL_MESSAGES } from '#contract/proposals'
 import type { z } from 'zod'
 import {
   feedback,
@@ -23,10 +27,8 @@ import {
 import { transaction } from '../../db/transaction'
 import type { AppDeps } from '../../deps'
 import { AppError, FieldErrors, notFound } from '../../lib/app-error'
-import { parseClubDateTime } from '../../lib/club-time'
 import { randomToken } from '../../lib/tokens'
 import { listEmailActivity } from '../mail/mail.service'
-import { prettyDate, prettyTime } from '../podclubs/podclubs.format'
 import { bumpPodclubsVersion } from '../podclubs/podclubs.version'
 import { insertUpcomingPodclub } from '../proposals/proposals.service'
 import { takeSeatFor } from '../registrations/registrations.service'
@@ -86,7 +88,7 @@ async function readPanelPodclub(deps: AppDeps, id: number): Promise<ControlPanel
 export async function readControlPanel(deps: AppDeps): Promise<ControlPanel> {
   const { db } = deps
   const now = deps.clock.now()
-  const monthStart = new Date(startOfMonth(now, { in: tz(CLUB_TIME_ZONE) }).getTime())
+  const monthStart = clubMonthStart(now)
   const [all_podclubs, email_tracker, codes, newUsers, waitlist, ideas, notes] = await Promise.all([
     readPanelPodclubs(deps),
     listEmailActivity(db, PANEL_LIMITS.emails),
@@ -186,13 +188,11 @@ export async function markComplete(deps: AppDeps, podclubId: number) {
 export async function updatePodclub(deps: AppDeps, podclubId: number, body: UpdatePodclubBody) {
   const changes: Partial<typeof podclubs.$inferInsert> = {}
   if (body.scheduledStart !== undefined) {
-    const startsAt = parseClubDateTime(body.scheduledStart)
-    if (!startsAt)
-      throw new FieldErrors({
-        scheduledStart: ['Use MM/DD/YYYY HH:mm (New York time) or an ISO 8601 date with an offset'],
-      })
-    if (startsAt.getTime() <= deps.clock.now().getTime())
-      throw new FieldErrors({ scheduledStart: ['The date must be in the future'] })
+    // The contract has refused a time that does not exist; what is left is when, not whether.
+    const { date: startsAt, error } = readClubDateTime(body.scheduledStart, { iso: true })
+    if (error) throw new FieldErrors({ scheduledStart: [CLUB_TIME_MESSAGES[error]] })
+    if (!isInFuture(startsAt, deps.clock.now()))
+      throw new FieldErrors({ scheduledStart: [CLUB_TIME_MESSAGES.past] })
     changes.startsAt = startsAt
   }
   if (body.location !== undefined) changes.location = body.location
@@ -285,8 +285,8 @@ export async function createOperatorPodclub(
   deps: AppDeps,
   input: CreateOperatorPodclubInput,
 ): Promise<Podclub> {
-  const startsAt = parseScheduledStart(input.scheduledStart)
-  if (!startsAt) throw new FieldErrors({ scheduledStart: [PROPOSAL_MESSAGES.scheduledStart] })
+  const { date: startsAt, error } = readClubDateTime(input.scheduledStart)
+  if (error) throw new FieldErrors({ scheduledStart: [CLUB_TIME_MESSAGES[error]] })
   return transaction(deps, async (tx) => {
     const podmeisterId = await findUserId(tx, input.podmeister)
     if (podmeisterId === null) {

@@ -1,7 +1,11 @@
-import { TZDate, tz } from '@date-fns/tz'
-import { addDays, addMonths, set, startOfMonth } from 'date-fns'
+import { addDays, addMonths } from 'date-fns'
 import { count, eq } from 'drizzle-orm'
-import { CLUB_TIME_ZONE } from '#contract/common'
+import {
+  addClubCalendar,
+  atClubTimeOfDay,
+  clubMonthName,
+  clubMonthStart,
+} from '#contract/club-time'
 import type { Db } from '../../db/client'
 import {
   feedback,
@@ -57,9 +61,8 @@ const describe = (title: string) =>
 
 /** A time in New York `monthsAhead` months from now, on the given weekday offset, at 19:00. */
 function clubTime(now: Date, monthsAhead: number, dayOffset: number, hour = 19, minute = 0): Date {
-  const local = new TZDate(now.getTime(), CLUB_TIME_ZONE)
-  const day = addDays(addMonths(local, monthsAhead), dayOffset)
-  return new Date(set(day, { hours: hour, minutes: minute, seconds: 0, milliseconds: 0 }).getTime())
+  const day = addClubCalendar(now, { months: monthsAhead, days: dayOffset })
+  return atClubTimeOfDay(day, hour, minute)
 }
 
 /**
@@ -73,7 +76,7 @@ export async function seedDemo(db: Db, clock: Clock): Promise<{ seeded: boolean 
   const [{ n } = { n: 0 }] = await db.select({ n: count() }).from(podclubs)
   if (n > 0) return { seeded: false }
   const now = clock.now()
-  const monthStart = new Date(startOfMonth(now, { in: tz(CLUB_TIME_ZONE) }).getTime())
+  const monthStart = clubMonthStart(now)
   const passwordHash = await hashPassword(DEMO_PASSWORD)
 
   return db.transaction(async (tx) => {
@@ -212,7 +215,7 @@ export async function seedDemo(db: Db, clock: Clock): Promise<{ seeded: boolean 
     const [poll] = await tx
       .insert(polls)
       .values({
-        title: `Deep dive for ${new TZDate(addMonths(now, 1).getTime(), CLUB_TIME_ZONE).toLocaleString('en-US', { month: 'long' })}`,
+        title: `Deep dive for ${clubMonthName(addClubCalendar(now, { months: 1 }))}`,
         description: 'the most titillating podcast for next month',
         expiresAt: addDays(now, 14),
       })

@@ -1,15 +1,11 @@
 import type { AppDeps } from '../../deps'
 import { inviteCodes } from '../../db/schema/index'
 import { transaction } from '../../db/transaction'
+import { links } from '../../lib/links'
 import { randomToken } from '../../lib/tokens'
 import type { AuthUser } from '../../plugins/session'
 import { enqueueMail } from '../mail/mail.service'
-
-const escapeHtml = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
-  )
+import { renderMail } from '../mail/templates/index'
 
 /** A welcome code: single use, hard to guess, easy to read in a link. */
 export const newWelcomeCode = () => `welcome-${randomToken(9)}`
@@ -24,19 +20,16 @@ export async function sendInvite(
   input: { email: string; note?: string },
 ): Promise<void> {
   const code = newWelcomeCode()
-  const link = `${deps.env.APP_URL.replace(/\/$/, '')}/register/${code}`
-  const subject = `${actor.username} invited you to podclub`
-  const intro = `${actor.username} thinks you'd like podclub, an invite-only book club for podcasts: small discussions of one episode at a time, online or in New York, nine seats each.`
-  const noteText = input.note ? `\n\nTheir note:\n"${input.note}"` : ''
-  const text = `${intro}${noteText}\n\nJoin with this link (it works once):\n${link}\n\nSee you at a podclub.`
-  const html = [
-    `<p>${escapeHtml(intro)}</p>`,
-    input.note
-      ? `<p>Their note:</p><blockquote style="white-space:pre-wrap">${escapeHtml(input.note)}</blockquote>`
-      : '',
-    `<p><a href="${escapeHtml(link)}">Join podclub</a> (the link works once)</p>`,
-    '<p>See you at a podclub.</p>',
-  ].join('')
+  // Sent to someone who is not a member yet: no name to greet them by.
+  const mail = renderMail({
+    subject: `${actor.username} invited you to podclub`,
+    intro: [
+      `${actor.username} thinks you'd like podclub, an invite-only book club for podcasts: small discussions of one episode at a time, online or in New York, nine seats each.`,
+      ...(input.note ? ['Their note:', { quote: input.note }] : []),
+    ],
+    action: { label: 'join podclub', url: links(deps.env).register(code) },
+    outro: ['The link works once.', 'See you at a podclub.'],
+  })
 
   await transaction(deps, async (tx) => {
     await tx.insert(inviteCodes).values({
@@ -45,6 +38,6 @@ export async function sendInvite(
       createdById: actor.id,
       sentToEmail: input.email,
     })
-    await enqueueMail(tx, { kind: 'invite', to: input.email, subject, text, html })
+    await enqueueMail(tx, { kind: 'invite', to: input.email, ...mail })
   })
 }

@@ -2,7 +2,7 @@ import { count, desc, eq, inArray, sql } from 'drizzle-orm'
 import type { PastPodclub } from '#contract/podclubs'
 import type { Db } from '../../db/client'
 import { podcasts, podclubs, registrations } from '../../db/schema/index'
-import { prettyDate } from './podclubs.format'
+import { prettyDate } from '#contract/club-time'
 
 /**
  * Completed podclubs as the archive shows them, latest first; `random` picks one at random.

@@ -3,7 +3,7 @@ import { alias } from 'drizzle-orm/pg-core'
 import { SEATS_PER_PODCLUB, type Podclub } from '#contract/podclubs'
 import type { Db, Tx } from '../../db/client'
 import { podcasts, podclubs, registrations, seatWaitlist, users } from '../../db/schema/index'
-import { prettyDate, prettyTime } from './podclubs.format'
+import { prettyDate, prettyTime } from '#contract/club-time'
 
 const podmeisters = alias(users, 'podmeisters')
 

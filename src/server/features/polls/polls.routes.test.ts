@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { CLUB_TIME_MESSAGES } from '#contract/club-time'
 import { getPollResponseSchema, pollSchema } from '#contract/polls'
 import { pollVotes, voteCodes } from '../../db/schema/index'
 import { fixedClock } from '../../lib/clock'
@@ -46,7 +47,7 @@ describe('creating a poll (operator call)', () => {
     expect(poll).toMatchObject({ is_active: true, is_expired: false, total_votes: 0 })
     // 7 days after 12:00 New York time.
     expect(poll.pretty_date).toBe('Tuesday, November 17, 2026')
-    expect(poll.pretty_time).toBe('12:00 PM ET')
+    expect(poll.pretty_time).toBe('12:00 PM EST')
     expect(await readPoll(`/api/v1/polls/${poll.id}/`)).toEqual(poll)
   })
 
@@ -86,7 +87,7 @@ describe('creating a poll (operator call)', () => {
       expires_at: new Date(clock.now().getTime()).toISOString(),
     })
     expect(res.statusCode).toBe(400)
-    expect(res.json()).toEqual({ expires_at: ['The expiry must be in the future'] })
+    expect(res.json()).toEqual({ expires_at: [CLUB_TIME_MESSAGES.past] })
   })
 
   it('answers 400, never 500, to malformed polls', async () => {

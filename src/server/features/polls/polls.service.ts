@@ -1,11 +1,8 @@
-import { TZDate } from '@date-fns/tz'
-import { format } from 'date-fns'
 import { and, asc, count, eq, sql } from 'drizzle-orm'
-import { CLUB_TIME_ZONE } from '#contract/common'
+import { CLUB_TIME_MESSAGES, isInFuture, prettyDate, prettyTime } from '#contract/club-time'
 import type { z } from 'zod'
 import {
   POLL_EXPIRED_MESSAGE,
-  POLL_EXPIRY_IN_PAST_MESSAGE,
   POLL_OPTION_MISMATCH_MESSAGE,
   voteCodeErrors,
   type createPollBodySchema,
@@ -17,6 +14,7 @@ import { pollOptions, polls, pollVotes, voteCodes } from '../../db/schema/index'
 import { transaction } from '../../db/transaction'
 import type { AppDeps } from '../../deps'
 import { AppError, FieldErrors, notFound } from '../../lib/app-error'
+import { links } from '../../lib/links'
 import { randomToken, sha256 } from '../../lib/tokens'
 import type { AuthUser } from '../../plugins/session'
 import { enqueueMail } from '../mail/mail.service'
@@ -32,16 +30,6 @@ const invalidCode = () => new AppError('BAD_REQUEST', voteCodeErrors.invalid, 40
 const usedCode = () => new AppError('VOTE_CODE_USED', voteCodeErrors.used, 409)
 
 const isExpired = (poll: PollRow, now: Date) => poll.expiresAt.getTime() <= now.getTime()
-
-/** 'Monday, December 7, 2026' and '11:59 PM ET', in the club's time zone. */
-export function prettyClosing(at: Date) {
-  const local = new TZDate(at.getTime(), CLUB_TIME_ZONE)
-  return { date: format(local, 'EEEE, MMMM d, yyyy'), time: `${format(local, 'h:mm a')} ET` }
-}
-
-/** The poll window's address (a page route, so no trailing slash), with the code when given. */
-const pollLink = (deps: AppDeps, pollId: number, code?: string) =>
-  `${deps.env.APP_URL}/polls/${pollId}${code ? `/${encodeURIComponent(code)}` : ''}`
 
 async function findPoll(db: Reader, pollId: number): Promise<PollRow> {
   const [poll] = await db.select().from(polls).where(eq(polls.id, pollId))
@@ -114,13 +102,12 @@ async function readPoll(
   const results = rankResults(tallies)
   const expired = isExpired(poll, now)
   const code = voteCode === undefined ? undefined : await readCodeState(db, poll, voteCode, now)
-  const closing = prettyClosing(poll.expiresAt)
   return {
     id: poll.id,
     title: poll.title,
     description: poll.description,
-    pretty_date: closing.date,
-    pretty_time: closing.time,
+    pretty_date: prettyDate(poll.expiresAt),
+    pretty_time: prettyTime(poll.expiresAt),
     is_active: !expired,
     is_expired: expired,
     expires_at: poll.expiresAt.toISOString(),
@@ -148,8 +135,7 @@ export async function requestVoteCode(deps: AppDeps, pollId: number, email: stri
   await transaction(deps, async (tx) => {
     const poll = await findPoll(tx, pollId)
     if (isExpired(poll, deps.clock.now())) throw pollExpired()
-    const closing = prettyClosing(poll.expiresAt)
-    const closes = `${closing.date} at ${closing.time}`
+    const closes = `${prettyDate(poll.expiresAt)} at ${prettyTime(poll.expiresAt)}`
 
     const code = randomToken()
     const codeHash = sha256(code)
@@ -160,6 +146,16 @@ export async function requestVoteCode(deps: AppDeps, pollId: number, email: stri
     // The row lock orders this against a vote cast with the old code at the same moment: that
     // vote either lands first (and this sees the code used) or finds its code replaced.
     let [existing] = await tx.select().from(voteCodes).where(sameAddress).for('update')
+    const mailTheCode = () =>
+      enqueueMail(
+        tx,
+        voteCodeMail({
+          to: address,
+          pollTitle: poll.title,
+          link: links(deps.env).poll(poll.id, code),
+          closes,
+        }),
+      )
     if (!existing) {
       const [inserted] = await tx
         .insert(voteCodes)
@@ -167,15 +163,7 @@ export async function requestVoteCode(deps: AppDeps, pollId: number, email: stri
         .onConflictDoNothing()
         .returning({ id: voteCodes.id })
       if (inserted) {
-        await enqueueMail(
-          tx,
-          voteCodeMail({
-            to: address,
-            pollTitle: poll.title,
-            link: pollLink(deps, poll.id, code),
-            closes,
-          }),
-        )
+        await mailTheCode()
         return
       }
       // Someone asked for the same address at the same moment and got there first.
@@ -188,7 +176,7 @@ export async function requestVoteCode(deps: AppDeps, pollId: number, email: stri
         alreadyVotedMail({
           to: address,
           pollTitle: poll.title,
-          link: pollLink(deps, poll.id),
+          link: links(deps.env).poll(poll.id),
           closes,
         }),
       )
@@ -198,15 +186,7 @@ export async function requestVoteCode(deps: AppDeps, pollId: number, email: stri
       .update(voteCodes)
       .set({ codeHash, createdAt: deps.clock.now() })
       .where(eq(voteCodes.id, existing.id))
-    await enqueueMail(
-      tx,
-      voteCodeMail({
-        to: address,
-        pollTitle: poll.title,
-        link: pollLink(deps, poll.id, code),
-        closes,
-      }),
-    )
+    await mailTheCode()
   })
 }
 
@@ -260,8 +240,8 @@ export async function createPoll(
   body: CreatePollInput,
 ): Promise<Poll> {
   const expiresAt = new Date(body.expires_at)
-  if (expiresAt.getTime() <= deps.clock.now().getTime()) {
-    throw new FieldErrors({ expires_at: [POLL_EXPIRY_IN_PAST_MESSAGE] })
+  if (!isInFuture(expiresAt, deps.clock.now())) {
+    throw new FieldErrors({ expires_at: [CLUB_TIME_MESSAGES.past] })
   }
   const pollId = await transaction(deps, async (tx) => {
     const [poll] = await tx

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, exists, inArray, ne, or, sql } from 'drizzle-orm'
 import type { ProfilePodclub } from '#contract/profile'
 import type { Db, Tx } from '../../db/client'
 import { podcasts, podclubs, registrations, users } from '../../db/schema/index'
-import { prettyDate, prettyTime } from '../podclubs/podclubs.format'
+import { prettyDate, prettyTime } from '#contract/club-time'
 
 export type CredCounts = { attended: number; hosted: number; cred: number }
 

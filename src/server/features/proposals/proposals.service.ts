@@ -1,10 +1,7 @@
 import { asc, desc, eq, sql } from 'drizzle-orm'
+import { CLUB_TIME_MESSAGES, parseClubDateTime } from '#contract/club-time'
 import type { Podclub } from '#contract/podclubs'
-import {
-  type createProposalBodySchema,
-  parseScheduledStart,
-  type ProposalSuggestions,
-} from '#contract/proposals'
+import type { createProposalBodySchema, ProposalSuggestions } from '#contract/proposals'
 import type { z } from 'zod'
 import type { Db, Tx } from '../../db/client'
 import { podcasts, podclubs } from '../../db/schema/index'
@@ -93,8 +90,8 @@ export async function createProposal(
   input: ProposalInput,
 ): Promise<Podclub> {
   // The body schema has checked it already; this only narrows the type.
-  const startsAt = parseScheduledStart(input.scheduledStart)
-  if (!startsAt) throw new AppError('BAD_REQUEST', 'Please select a date and time', 400)
+  const startsAt = parseClubDateTime(input.scheduledStart)
+  if (!startsAt) throw new AppError('BAD_REQUEST', CLUB_TIME_MESSAGES.required, 400)
   return transaction(deps, (tx) =>
     insertUpcomingPodclub(tx, input, {
       podmeisterId: member.id,

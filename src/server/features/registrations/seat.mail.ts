@@ -1,12 +1,12 @@
+import { prettyDate, prettyTime } from '#contract/club-time'
+import { links } from '../../lib/links'
 import { renderMail } from '../mail/templates/index'
 import type { OutgoingMail } from '../mail/mail.service'
 import {
   buildCalendar,
-  podclubUrl,
   type CalendarPodclub,
   type CalendarSettings,
 } from '../calendar/calendar.ics'
-import { prettyDate, prettyTime } from '../podclubs/podclubs.format'
 
 /**
  * Why a member hears about their seat. Each carries the podclub's `.ics`: an entry to add or
@@ -88,7 +88,7 @@ export function seatMail(
     subject,
     greeting: `Hi ${recipient.username},`,
     intro,
-    action: { label: 'see the podclub', url: podclubUrl(podclub.id, env.APP_URL) },
+    action: { label: 'see the podclub', url: links(env).podclub(podclub.id) },
   })
   const ics = buildCalendar([podclub], {
     method,

@@ -6,7 +6,7 @@ import { fixedClock } from '../../lib/clock'
 import { buildTestApp, createUser, type TestApp } from '../../testing/test-app'
 import { createTestDatabase, type TestDatabase } from '../../testing/test-db'
 import { updatePodclub } from '../control-panel/control-panel.service'
-import { formatScheduledStart } from '#contract/proposals'
+import { formatClubDateTime } from '#contract/club-time'
 import { NOTICES, sendDueReminders, sendNoticeNow } from './reminders.service'
 
 const MINUTE = 60_000
@@ -200,7 +200,7 @@ describe('reminders', () => {
     ])
     // Moved three weeks later: the one-week notice is due again, at the new date.
     const later = new Date(podclub.startsAt.getTime() + 21 * DAY)
-    await updatePodclub(a.deps, podclub.id, { scheduledStart: formatScheduledStart(later) })
+    await updatePodclub(a.deps, podclub.id, { scheduledStart: formatClubDateTime(later) })
     expect(await flags(podclub.id)).toEqual([false, false, false])
     await sendDueReminders(a.deps)
     expect(await mailOf(podclub.id)).toHaveLength(3)
@@ -213,7 +213,7 @@ describe('reminders', () => {
 
     // Moved a day earlier after that: nothing already due at the new date goes out twice.
     const earlier = new Date(later.getTime() - DAY)
-    await updatePodclub(a.deps, podclub.id, { scheduledStart: formatScheduledStart(earlier) })
+    await updatePodclub(a.deps, podclub.id, { scheduledStart: formatClubDateTime(earlier) })
     expect(await flags(podclub.id)).toEqual([true, false, false])
     await sendDueReminders(a.deps)
     expect((await mailOf(podclub.id)).filter((m) => m.kind === 'reminder-1w')).toHaveLength(6)

@@ -1,4 +1,5 @@
 import { Link } from 'react-router'
+import { CLUB_TIME_NAME } from '#contract/club-time'
 import { QuoteRotator, type Quote } from './quote-rotator'
 
 const TLDR = [
@@ -20,7 +21,7 @@ const TLDR = [
   },
   {
     title: 'When',
-    body: 'Whenever a member proposes one: podclubs are planned one to seven months ahead, at times in US Eastern time.',
+    body: `Whenever a member proposes one: podclubs are planned one to seven months ahead, at times in ${CLUB_TIME_NAME}.`,
   },
   {
     title: 'How much',

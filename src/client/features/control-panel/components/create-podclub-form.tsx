@@ -1,5 +1,6 @@
 import { useMemo } from 'react'
 import type { FieldPath } from 'react-hook-form'
+import { CLUB_TIME_ABBREVIATION } from '#contract/club-time'
 import {
   createOperatorPodclubBodySchema,
   type CreateOperatorPodclubBody,
@@ -36,7 +37,11 @@ const TEXT_FIELDS: [Name, string, { multiline?: boolean; placeholder?: string }?
   ['podcastName', 'podcast'],
   ['number', 'episode number (optional)'],
   ['podmeister', 'podmeister (username)'],
-  ['scheduledStart', 'date and time (New York)', { placeholder: 'MM/DD/YYYY HH:mm' }],
+  [
+    'scheduledStart',
+    `date and time (${CLUB_TIME_ABBREVIATION})`,
+    { placeholder: 'MM/DD/YYYY HH:mm' },
+  ],
   ['zoomLink', 'Zoom link (optional)'],
   ['keywordOne', 'keyword 1'],
   ['keywordTwo', 'keyword 2'],

@@ -1,6 +1,13 @@
 import { useId } from 'react'
 import { useFieldArray } from 'react-hook-form'
 import { z } from 'zod'
+import {
+  CLUB_TIME_ABBREVIATION,
+  CLUB_TIME_MESSAGES,
+  clubDateTimeOfInput,
+  isInFuture,
+  readClubDateTime,
+} from '#contract/club-time'
 import { createPollBodySchema, POLL_OPTIONS_MAX, POLL_OPTIONS_MIN } from '#contract/polls'
 import { Field, FieldError } from '#client/components/form/field'
 import { PendingButton } from '#client/components/form/pending-button'
@@ -13,22 +20,25 @@ import { useCreatePoll } from '../api/operator-calls'
 const emptyOption = () => ({ title: '', podcast: '', description: '', link: '' })
 const startingOptions = () => Array.from({ length: POLL_OPTIONS_MIN }, emptyOption)
 
-/** A `datetime-local` value (the browser's time) as ISO 8601, or '' when it is none. */
-function toIso(local: string): string {
-  const date = new Date(local)
-  return local && !Number.isNaN(date.getTime()) ? date.toISOString() : ''
-}
-
-/** The poll's body, its expiry typed in the browser's time and checked against it. */
+/**
+ * The poll's body, its expiry typed in New York time as every operator form is: a time that
+ * exists there, in the future, sent as ISO 8601.
+ */
 const createPollFormSchema = createPollBodySchema.extend({
   expires_at: z
     .string()
-    .transform(toIso)
-    .pipe(createPollBodySchema.shape.expires_at)
-    .refine(
-      (expiresAt) => new Date(expiresAt).getTime() > Date.now(),
-      'The expiry must be in the future',
-    ),
+    .transform((local, ctx) => {
+      const closes = readClubDateTime(clubDateTimeOfInput(local) ?? '')
+      const refuse = (message: string) => {
+        ctx.addIssue({ code: 'custom', message })
+        return z.NEVER
+      }
+      if (closes.error === 'noSuchTime') return refuse(CLUB_TIME_MESSAGES.noSuchTime)
+      if (!closes.date) return ''
+      if (!isInFuture(closes.date, new Date())) return refuse(CLUB_TIME_MESSAGES.past)
+      return closes.date.toISOString()
+    })
+    .pipe(createPollBodySchema.shape.expires_at),
 })
 
 /** Creates a poll: title, theme, expiry, and 2 to 10 options (spec 2, CONTRACT.md). */
@@ -63,7 +73,7 @@ export function CreatePollForm() {
       <div className="grid gap-4 sm:grid-cols-2">
         <Field label="poll title" error={errors.title?.message} {...form.register('title')} />
         <Field
-          label="voting closes (your time)"
+          label={`voting closes (${CLUB_TIME_ABBREVIATION})`}
           type="datetime-local"
           error={errors.expires_at?.message}
           {...form.register('expires_at')}

@@ -1,5 +1,10 @@
 import { useId } from 'react'
 import { z } from 'zod'
+import {
+  CLUB_TIME_ABBREVIATION,
+  CLUB_TIME_MESSAGES,
+  clubDateTimeOfInput,
+} from '#contract/club-time'
 import { updatePodclubBodySchema, type ControlPanelPodclub } from '#contract/control-panel'
 import { Field, FieldError } from '#client/components/form/field'
 import { PendingButton } from '#client/components/form/pending-button'
@@ -7,7 +12,6 @@ import { formErrorOf, showServerError } from '#client/components/form/server-err
 import { useContractForm } from '#client/components/form/use-contract-form'
 import { toast } from '#client/lib/toast'
 import { useUpdatePodclub } from '../api/update-podclub'
-import { toClubDateTime } from '../lib/format'
 import { podclubIdInput } from '../lib/podclub-id-input'
 
 type Values = { id: string; startsAt: string; location: string; zoomLink: string; status: string }
@@ -33,8 +37,10 @@ const editPodclubFormSchema = z
       ctx.addIssue({ code: 'custom', path: [field], message })
     const podclubId = podclubIdInput.safeParse(values.id)
     if (!podclubId.success) fail('id', podclubId.error.issues[0]?.message ?? '')
-    const scheduledStart = values.startsAt ? toClubDateTime(values.startsAt) : undefined
-    if (values.startsAt && !scheduledStart) fail('startsAt', 'Enter a date and a time')
+    const scheduledStart = values.startsAt
+      ? (clubDateTimeOfInput(values.startsAt) ?? undefined)
+      : undefined
+    if (values.startsAt && !scheduledStart) fail('startsAt', CLUB_TIME_MESSAGES.required)
     const body = updatePodclubBodySchema.safeParse({
       scheduledStart,
       location: values.location || undefined,
@@ -98,7 +104,7 @@ export function EditPodclubForm({ podclubs }: { podclubs: ControlPanelPodclub[] 
           ))}
         </datalist>
         <Field
-          label="new date and time (New York)"
+          label={`new date and time (${CLUB_TIME_ABBREVIATION})`}
           type="datetime-local"
           step={1800}
           error={errors.startsAt?.message}

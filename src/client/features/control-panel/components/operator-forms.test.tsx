@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
+import { CLUB_TIME_MESSAGES } from '#contract/club-time'
 import { controlPanelResponseSchema } from '#contract/control-panel'
 import { registrationStateResponseSchema } from '#contract/podclubs'
 import { createPollResponseSchema } from '#contract/polls'
@@ -132,7 +133,7 @@ describe('control panel: create a podclub', () => {
     await fill('episode title', 'The Cathedral')
     await fill('podcast', 'Radiolab')
     await fill('podmeister (username)', 'jon.b')
-    await fill('date and time (New York)', '01/14/2030 19:00')
+    await fill('date and time (ET)', '01/14/2030 19:00')
     await fill('keyword 1', 'a')
     await fill('keyword 2', 'b')
     await fill('keyword 3', 'c')
@@ -156,7 +157,7 @@ describe('control panel: create a podclub', () => {
     await fill('episode title', 'The Cathedral')
     await fill('podcast', 'Radiolab')
     await fill('podmeister (username)', 'nobody')
-    await fill('date and time (New York)', '01/14/2030 19:00')
+    await fill('date and time (ET)', '01/14/2030 19:00')
     await fill('keyword 1', 'a')
     await fill('keyword 2', 'b')
     await fill('keyword 3', 'c')
@@ -189,7 +190,7 @@ describe('control panel: create a poll', () => {
     const { user, api } = await renderPanel({
       'POST /controlpanel/polls/': () =>
         fail
-          ? replyError(400, { expires_at: ['The expiry must be in the future'] })
+          ? replyError(400, { expires_at: [CLUB_TIME_MESSAGES.past] })
           : reply(
               createPollResponseSchema,
               {
@@ -198,7 +199,7 @@ describe('control panel: create a poll', () => {
                   title: 'January deep dive',
                   description: '',
                   pretty_date: 'Monday, January 14, 2030',
-                  pretty_time: '7:00 PM ET',
+                  pretty_time: '7:00 PM EST',
                   is_active: true,
                   is_expired: false,
                   expires_at: '2030-01-15T00:00:00.000Z',
@@ -214,7 +215,7 @@ describe('control panel: create a poll', () => {
     const poll = within(form('create a poll'))
     await user.type(poll.getByLabelText('poll title'), 'January deep dive')
     await user.type(poll.getByLabelText('theme / description'), 'cities')
-    await user.type(poll.getByLabelText('voting closes (your time)'), '2030-01-14T19:00')
+    await user.type(poll.getByLabelText('voting closes (ET)'), '2030-01-14T19:00')
     await user.type(poll.getByLabelText('option 1 title'), 'The Cathedral')
     await user.type(poll.getByLabelText('option 1 podcast'), 'Radiolab')
     await user.type(poll.getByLabelText('option 2 title'), 'The Map')
@@ -226,7 +227,8 @@ describe('control panel: create a poll', () => {
       options: unknown[]
     }
     expect(body).toMatchObject({ title: 'January deep dive', description: 'cities' })
-    expect(new Date(body.expires_at).getTime()).toBe(new Date('2030-01-14T19:00').getTime())
+    // 19:00 in New York in January is EST: midnight UTC.
+    expect(body.expires_at).toBe('2030-01-15T00:00:00.000Z')
     expect(body.options).toEqual([
       { title: 'The Cathedral', podcast: 'Radiolab', description: '', link: '' },
       { title: 'The Map', podcast: '', description: '', link: '' },
@@ -234,12 +236,12 @@ describe('control panel: create a poll', () => {
 
     fail = true
     await user.type(poll.getByLabelText('poll title'), 'Again')
-    await user.type(poll.getByLabelText('voting closes (your time)'), '2030-01-14T19:00')
+    await user.type(poll.getByLabelText('voting closes (ET)'), '2030-01-14T19:00')
     await user.type(poll.getByLabelText('option 1 title'), 'A')
     await user.type(poll.getByLabelText('option 2 title'), 'B')
     await user.click(poll.getByRole('button', { name: '[ create poll ]' }))
     await waitFor(() =>
-      expect(toastText()).toContain('Failed to create pollThe expiry must be in the future'),
+      expect(toastText()).toContain(`Failed to create poll${CLUB_TIME_MESSAGES.past}`),
     )
   })
 
@@ -247,7 +249,7 @@ describe('control panel: create a poll', () => {
     const { user, api } = await renderPanel()
     const poll = within(form('create a poll'))
     await user.type(poll.getByLabelText('poll title'), 'January')
-    await user.type(poll.getByLabelText('voting closes (your time)'), '2030-01-14T19:00')
+    await user.type(poll.getByLabelText('voting closes (ET)'), '2030-01-14T19:00')
     await user.click(poll.getByRole('button', { name: '[ create poll ]' }))
     expect(poll.getByLabelText('option 1 title')).toHaveAccessibleDescription(
       'Option title is required',

@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
+import { CLUB_TIME_MESSAGES } from '#contract/club-time'
 import {
   blastResponseSchema,
   controlPanelResponseSchema,
@@ -162,7 +163,7 @@ describe('control panel: edit a podclub and its chat log', () => {
         reply(triggerResponseSchema, { data: { ...podclub, location: 'nyc' } }),
     })
     await user.type(screen.getAllByLabelText('podclub ID')[0]!, '7')
-    await user.type(screen.getByLabelText('new date and time (New York)'), '2027-01-15T19:30')
+    await user.type(screen.getByLabelText('new date and time (ET)'), '2027-01-15T19:30')
     await user.selectOptions(screen.getByLabelText('location'), 'nyc')
     await user.click(screen.getByRole('button', { name: '[ save podclub ]' }))
 
@@ -175,7 +176,7 @@ describe('control panel: edit a podclub and its chat log', () => {
   it("asks for a change and puts the server's field errors on their fields", async () => {
     const { user, api } = await renderPanel({
       'PATCH /controlpanel/podclubs/:id/': () =>
-        replyError(400, { scheduledStart: ['The date must be in the future'] }),
+        replyError(400, { scheduledStart: [CLUB_TIME_MESSAGES.past] }),
     })
     await user.type(screen.getAllByLabelText('podclub ID')[0]!, '7')
     await user.click(screen.getByRole('button', { name: '[ save podclub ]' }))
@@ -184,14 +185,25 @@ describe('control panel: edit a podclub and its chat log', () => {
     ).toBeInTheDocument()
     expect(api.callsTo('PATCH /controlpanel/podclubs/:id/')).toHaveLength(0)
 
-    await user.type(screen.getByLabelText('new date and time (New York)'), '2020-01-15T19:30')
+    await user.type(screen.getByLabelText('new date and time (ET)'), '2020-01-15T19:30')
     await user.click(screen.getByRole('button', { name: '[ save podclub ]' }))
     await waitFor(() =>
-      expect(screen.getByLabelText('new date and time (New York)')).toHaveAccessibleDescription(
-        'The date must be in the future',
+      expect(screen.getByLabelText('new date and time (ET)')).toHaveAccessibleDescription(
+        CLUB_TIME_MESSAGES.past,
       ),
     )
-    expect(toastText()).toEqual(['Failed to update podclubThe date must be in the future'])
+    expect(toastText()).toEqual([`Failed to update podclub${CLUB_TIME_MESSAGES.past}`])
+  })
+
+  it('refuses a time the spring-forward skips on its field, without calling the server', async () => {
+    const { user, api } = await renderPanel()
+    await user.type(screen.getAllByLabelText('podclub ID')[0]!, '7')
+    await user.type(screen.getByLabelText('new date and time (ET)'), '2027-03-14T02:30')
+    await user.click(screen.getByRole('button', { name: '[ save podclub ]' }))
+    expect(screen.getByLabelText('new date and time (ET)')).toHaveAccessibleDescription(
+      CLUB_TIME_MESSAGES.noSuchTime,
+    )
+    expect(api.callsTo('PATCH /controlpanel/podclubs/:id/')).toHaveLength(0)
   })
 
   it('reads a chat log file in the page and saves it', async () => {

@@ -13,14 +13,3 @@ export function formatListDate(iso: string) {
   const date = new Date(iso)
   return Number.isNaN(date.getTime()) ? iso : format(date, 'PP', { locale: enUS })
 }
-
-/**
- * A `datetime-local` value ('2026-12-01T19:00') as the API's 'MM/DD/YYYY HH:mm' in New York
- * time; the field is labelled as New York time, so no conversion happens here.
- */
-export function toClubDateTime(local: string) {
-  const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})/.exec(local)
-  if (!match) return undefined
-  const [, year, month, day, hour, minute] = match
-  return `${month}/${day}/${year} ${hour}:${minute}`
-}

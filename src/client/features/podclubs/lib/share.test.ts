@@ -14,7 +14,7 @@ describe('seatLabel', () => {
 describe('shareToXUrl', () => {
   it('opens the X post intent with the episode, podcast, date, club code and podclub URL', () => {
     const podclub = podclubFixture({ id: 42, episode_title: 'Cities & Trees' })
-    const url = new URL(shareToXUrl(podclub, 'club-Xy12', 'https://podclub.example/'))
+    const url = new URL(shareToXUrl(podclub, 'club-Xy12', 'https://podclub.example'))
     expect(url.origin + url.pathname).toBe('https://x.com/intent/post')
     const text = url.searchParams.get('text')!
     expect(text).toContain('"Cities & Trees"')

@@ -1,13 +1,10 @@
+import { linkPaths } from '#contract/links'
 import type { Podclub } from '#contract/podclubs'
-
-/** The podclub's page, on the club's public address. */
-export function podclubUrl(appUrl: string, podclubId: number) {
-  return `${appUrl.replace(/\/$/, '')}/podclubs/${podclubId}`
-}
 
 /**
  * The X post-intent page with the share text filled in: episode, podcast, the pretty date and
- * the club code that lets a friend sign up, and the podclub's URL.
+ * the club code that lets a friend sign up, and the podclub's URL. `appUrl` is the club's public
+ * address as the config call gives it (APP_URL, without a trailing slash) or this page's origin.
  */
 export function shareToXUrl(
   podclub: Pick<Podclub, 'id' | 'episode_title' | 'pretty_date' | 'podcast'>,
@@ -18,7 +15,7 @@ export function shareToXUrl(
     `I'm going to a podclub about "${podclub.episode_title}" from ${podclub.podcast.name} ` +
     `on ${podclub.pretty_date}. Come talk about it with me: sign up with the invite code ` +
     `${clubInviteCode}.`
-  const params = new URLSearchParams({ text, url: podclubUrl(appUrl, podclub.id) })
+  const params = new URLSearchParams({ text, url: `${appUrl}${linkPaths.podclub(podclub.id)}` })
   return `https://x.com/intent/post?${params.toString()}`
 }
 

@@ -28,7 +28,7 @@ function pollOf(overrides: Partial<Poll> = {}): Poll {
     title: 'Deep dive for December',
     description: 'the most titillating podcast',
     pretty_date: 'Tuesday, December 1, 2026',
-    pretty_time: '12:00 PM ET',
+    pretty_time: '12:00 PM EST',
     is_active: true,
     is_expired: false,
     expires_at: '2026-12-01T17:00:00.000Z',
@@ -62,7 +62,7 @@ describe('poll window', () => {
     const { api } = renderWithProviders({ path: '/polls/7', handlers: pollHandlers(pollOf()) })
     await findScreenTitle('Deep dive for December')
     expect(screen.getByText('the most titillating podcast')).toBeInTheDocument()
-    expect(screen.getByText(/Tuesday, December 1, 2026 at 12:00 PM ET/)).toBeInTheDocument()
+    expect(screen.getByText(/Tuesday, December 1, 2026 at 12:00 PM EST/)).toBeInTheDocument()
     const options = within(screen.getByRole('list', { name: /options/i })).getAllByRole('listitem')
     expect(options.map((o) => within(o).getByRole('heading').textContent)).toEqual([
       'Episode 2',
@@ -81,7 +81,7 @@ describe('poll window', () => {
     expect(voteButtons()).toHaveLength(0)
     expect(screen.getByRole('heading', { name: '#voteordie' })).toBeInTheDocument()
     expect(screen.getByText('Voting is open')).toBeInTheDocument()
-    expect(screen.getByText('Dec 1, 2026, 12:00 PM ET')).toBeInTheDocument()
+    expect(screen.getByText('Dec 1, 2026, 12:00 PM EST')).toBeInTheDocument()
     expect(api.callsTo('GET /polls/:pollId/')).toHaveLength(1)
   })
 

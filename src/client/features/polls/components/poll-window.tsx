@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react'
-import { CLUB_TIME_ZONE } from '#contract/common'
+import { mediumClubDateTime } from '#contract/club-time'
 import { voteCodeErrors, VOTE_CODE_DISPLAY_LENGTH, type Poll } from '#contract/polls'
 import { ContentLayout } from '#client/components/layouts/content-layout'
 import { Button } from '#client/components/ui/button'
@@ -11,12 +11,6 @@ import { clearConfetti, confettiUntil, hasVotedIn, markVoted } from '../lib/sess
 import { Confetti } from './confetti'
 import { PollOption } from './poll-option'
 import { VoteCodeCard } from './vote-code-card'
-
-const expiryFormat = new Intl.DateTimeFormat('en-US', {
-  timeZone: CLUB_TIME_ZONE,
-  dateStyle: 'medium',
-  timeStyle: 'short',
-})
 
 type PollWindowProps = {
   pollId: string
@@ -169,9 +163,7 @@ function PollFooter({ poll, voteCode, hasVoted, isCelebrating, statusRef }: Poll
         <dt className="text-ink-muted">{poll.is_expired ? 'expired' : 'expires'}</dt>
         <dd>
           <time dateTime={poll.expires_at}>
-            {Number.isNaN(expires.getTime())
-              ? poll.expires_at
-              : `${expiryFormat.format(expires)} ET`}
+            {Number.isNaN(expires.getTime()) ? poll.expires_at : mediumClubDateTime(expires)}
           </time>
         </dd>
         {voteCode ? (

@@ -1,7 +1,5 @@
-import { tz } from '@date-fns/tz'
-import { format } from 'date-fns'
 import { Link } from 'react-router'
-import { CLUB_TIME_ZONE } from '#contract/common'
+import { longClubDate } from '#contract/club-time'
 import type { Profile, ProfilePodclub } from '#contract/profile'
 import { ClubTime } from '#client/components/club-time'
 import { Avatar } from '#client/components/ui/avatar'
@@ -12,9 +10,7 @@ import { CalendarLinkCard } from './calendar-link-card'
 
 function memberSince(iso: string) {
   const date = new Date(iso)
-  return Number.isNaN(date.getTime())
-    ? ''
-    : format(date, 'MMMM d, yyyy', { in: tz(CLUB_TIME_ZONE) })
+  return Number.isNaN(date.getTime()) ? '' : longClubDate(date)
 }
 
 function UpcomingItem({ podclub }: { podclub: ProfilePodclub }) {

@@ -1,8 +1,6 @@
-import { tz } from '@date-fns/tz'
 import { screen, waitFor } from '@testing-library/react'
-import { addMonths, format } from 'date-fns'
 import { afterEach, describe, expect, it } from 'vitest'
-import { CLUB_TIME_ZONE } from '#contract/common'
+import { addClubCalendar, atClubTimeOfDay, formatClubDateTime } from '#contract/club-time'
 import {
   createProposalResponseSchema,
   EMPTY_PROPOSAL_FORM,
@@ -23,9 +21,7 @@ afterEach(() => sessionStorage.clear())
 
 /** Two months ahead, 14:00 in New York: inside the window whenever the test runs. */
 const inTwoMonths = () =>
-  `${format(addMonths(new Date(), 2, { in: tz(CLUB_TIME_ZONE) }), 'MM/dd/yyyy', {
-    in: tz(CLUB_TIME_ZONE),
-  })} 14:00`
+  formatClubDateTime(atClubTimeOfDay(addClubCalendar(new Date(), { months: 2 }), 14))
 
 const completeDraft = (): ProposalForm => ({
   ...EMPTY_PROPOSAL_FORM,
@@ -192,9 +188,10 @@ describe('the propose wizard', () => {
     expect(screen.getByText('meet in person')).toBeVisible()
     expect(screen.getByRole('radio', { name: /NYC Office/ })).not.toBeChecked()
     expect(
-      screen.getByText('must be at least one month from today; all times are in EST.', {
-        exact: false,
-      }),
+      screen.getByText(
+        'must be at least one month from today; all times are in Eastern Time (ET).',
+        { exact: false },
+      ),
     ).toBeVisible()
     expect(screen.getByRole('button', { name: 'Submit' })).toBeEnabled()
     expect(screen.getByRole('button', { name: 'Back' })).toBeEnabled()

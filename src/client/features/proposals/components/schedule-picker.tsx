@@ -1,10 +1,17 @@
 import { useId, useState } from 'react'
-import { PROPOSAL_DEFAULT_TIME, parseScheduledStart, proposalDayRange } from '#contract/proposals'
+import {
+  CLUB_TIME_ABBREVIATION,
+  CLUB_TIME_NAME,
+  clubDateOf,
+  clubDateTimeParts,
+  parseClubDateTime,
+} from '#contract/club-time'
+import { PROPOSAL_DEFAULT_TIME, proposalDayRange } from '#contract/proposals'
 import { localTimeOf } from '#client/components/club-time'
 import { Input } from '#client/components/ui/input'
 import { Label } from '#client/components/ui/label'
 import { cn } from '#client/lib/cn'
-import { halfHoursOn, splitScheduledStart, timeLabel, toUsDate } from '../lib/schedule'
+import { halfHoursOn, timeLabel } from '../lib/schedule'
 
 type SchedulePickerProps = {
   value: string
@@ -20,26 +27,26 @@ type SchedulePickerProps = {
  */
 export function SchedulePicker({ value, onChange, error, errorId }: SchedulePickerProps) {
   const id = useId()
-  const initial = splitScheduledStart(value)
+  const initial = clubDateTimeParts(value)
   const [day, setDay] = useState(initial?.day ?? '')
   const [time, setTime] = useState(initial?.time ?? PROPOSAL_DEFAULT_TIME)
   const range = proposalDayRange(new Date())
   const times = halfHoursOn(day)
-  const chosen = parseScheduledStart(value)
+  const chosen = parseClubDateTime(value)
   const local = chosen ? localTimeOf(chosen) : null
   const hintId = `${id}-hint`
 
   function update(nextDay: string, nextTime: string) {
     setDay(nextDay)
     setTime(nextTime)
-    const usDay = toUsDate(nextDay)
+    const usDay = clubDateOf(nextDay)
     onChange(usDay ? `${usDay} ${nextTime}` : '')
   }
 
   const describedBy = cn(hintId, error && errorId)
   return (
     <fieldset className="grid gap-3">
-      <legend className="mb-2 font-mono text-sm">date and time (Eastern time)</legend>
+      <legend className="mb-2 font-mono text-sm">date and time ({CLUB_TIME_ABBREVIATION})</legend>
       <div className="grid gap-3 sm:grid-cols-2">
         <div className="grid gap-2">
           <Label htmlFor={`${id}-day`}>date</Label>
@@ -55,7 +62,7 @@ export function SchedulePicker({ value, onChange, error, errorId }: SchedulePick
           />
         </div>
         <div className="grid gap-2">
-          <Label htmlFor={`${id}-time`}>time (ET)</Label>
+          <Label htmlFor={`${id}-time`}>time ({CLUB_TIME_ABBREVIATION})</Label>
           <select
             id={`${id}-time`}
             value={times.includes(time) ? time : ''}
@@ -73,7 +80,7 @@ export function SchedulePicker({ value, onChange, error, errorId }: SchedulePick
         </div>
       </div>
       <p id={hintId} className="text-sm text-ink-muted">
-        must be at least one month from today; all times are in EST.
+        must be at least one month from today; all times are in {CLUB_TIME_NAME}.
         {local ? <span className="block">your time: {local}</span> : null}
       </p>
     </fieldset>

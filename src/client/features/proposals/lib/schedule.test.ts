@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { halfHoursOn, HALF_HOURS, splitScheduledStart, timeLabel, toUsDate } from './schedule'
+import { halfHoursOn, HALF_HOURS, timeLabel } from './schedule'
 
 describe('the wizard schedule helpers', () => {
   it('offers 48 half hours, minus the two that do not exist when clocks spring forward', () => {
@@ -13,11 +13,12 @@ describe('the wizard schedule helpers', () => {
     expect(halfHoursOn('2026-11-01')).toHaveLength(48)
   })
 
-  it('converts between the date input and the payload format', () => {
-    expect(toUsDate('2026-03-08')).toBe('03/08/2026')
-    expect(toUsDate('nope')).toBeNull()
-    expect(splitScheduledStart('03/08/2026 14:30')).toEqual({ day: '2026-03-08', time: '14:30' })
-    expect(splitScheduledStart('')).toBeNull()
+  it('offers every half hour of a day it cannot read', () => {
+    expect(halfHoursOn('')).toHaveLength(48)
+  })
+
+  it('labels a time of day in US English', () => {
     expect(timeLabel('14:30')).toBe('2:30 PM')
+    expect(timeLabel('00:00')).toBe('12:00 AM')
   })
 })
