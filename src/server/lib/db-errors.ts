@@ -61,3 +61,47 @@ export function loggableError(err: unknown): Record<string, unknown> {
       .join('\n'),
   }
 }
+
+/**
+ * PostgreSQL codes of a lost or refused connection: the server shut down or restarted (57P01-03),
+ * too many connections (53300), and the whole class 08 (connection exceptions).
+ */
+const CONNECTION_CODES = new Set(['57P01', '57P02', '57P03', '53300'])
+/** What the socket or the pool says when the database cannot be reached or the link broke. */
+const CONNECTION_ERRNOS = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+])
+/** node-postgres and pg-pool say these in words only, without a code. */
+const CONNECTION_MESSAGES = [
+  /^Connection terminated/,
+  /^timeout exceeded when trying to connect/,
+  /is not queryable/,
+  /^Cannot use a pool after calling end on the pool/,
+]
+
+/**
+ * Whether an error means the database could not be reached or dropped the connection (a restart,
+ * a failover, a terminated backend, a pool that cannot connect in time), rather than refusing
+ * the statement. Such a failure is passing: the pool connects again on the next use.
+ */
+export function isConnectionError(err: unknown): boolean {
+  let current: unknown = err
+  for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
+    const candidate = current as { code?: unknown; message?: unknown; cause?: unknown }
+    const code = typeof candidate.code === 'string' ? candidate.code : ''
+    if (CONNECTION_CODES.has(code) || /^08[0-9A-Z]{3}$/.test(code)) return true
+    if (CONNECTION_ERRNOS.has(code)) return true
+    const message = typeof candidate.message === 'string' ? candidate.message : ''
+    if (CONNECTION_MESSAGES.some((pattern) => pattern.test(message))) return true
+    current = candidate.cause
+  }
+  return false
+}
