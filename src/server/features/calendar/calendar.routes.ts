@@ -63,7 +63,7 @@ export const calendarRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (a
 export const calendarFeedRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { deps }) => {
   app.get<{ Params: { file: string } }>(
     '/calendar/:file',
-    { config: { access: 'public' } },
+    { config: { access: 'public', secretParams: ['file'] } },
     async (request, reply) => {
       const match = /^(.+)\.ics$/.exec(request.params.file)
       const feed = match ? await calendarFeed(deps, match[1]!) : null

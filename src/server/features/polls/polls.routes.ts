@@ -41,7 +41,7 @@ export const pollRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, 
   app.get(
     '/polls/:pollId/:voteCode/',
     {
-      config: { access: 'public' },
+      config: { access: 'public', secretParams: ['voteCode'] },
       schema: { tags, params: getPollParamsSchema, response: { 200: getPollResponseSchema } },
     },
     async (request) => ({
