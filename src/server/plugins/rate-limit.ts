@@ -22,7 +22,11 @@ export const defineRateLimit = (name: string, points: number, duration: number):
 /** Keys rules count by. An address is the client's IP; an IPv6 client counts per /64 network. */
 export const limitKeys = {
   address(request: FastifyRequest): string {
-    return `ip:${networkOf(request.ip)}`
+    return limitKeys.ip(request.ip)
+  },
+  /** The key of a client address, as `address()` makes it from a request. */
+  ip(ip: string): string {
+    return `ip:${networkOf(ip)}`
   },
   /** One budget per account, whatever name or e-mail was typed to reach it. */
   account(idOrName: number | string): string {
