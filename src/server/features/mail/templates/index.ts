@@ -1,4 +1,5 @@
 export { appLink, CLUB_NAME, escapeHtml, renderMail, type RenderedMail } from './layout'
 export { emailConfirmationMail } from './email-confirmation'
 export { PASSWORD_RESET_VALID_MINUTES, passwordResetMail } from './password-reset'
+export { signupAttemptMail } from './signup-attempt'
 export { welcomeMail } from './welcome'
