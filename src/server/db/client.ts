@@ -54,7 +54,7 @@ export async function openPostgres(
   // A connection checked out of the pool has no pool listener: closed between two statements of
   // a transaction, it emits 'error' on the client itself, and an 'error' nobody listens to ends
   // the process. Nothing is lost by listening: the statement that runs into the closed connection
-  // fails (a 503, see `isConnectionError`), and the pool drops the connection when it is released.
+  // fails (a 503, see `isUnavailableError`), and the pool drops the connection when it is released.
   pool.on('connect', (client) => {
     client.on('error', () => {})
   })

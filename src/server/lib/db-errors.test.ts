@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { isConnectionError } from './db-errors'
+import { isUnavailableError } from './db-errors'
 
 /** An error as node-postgres or Node's sockets make it, optionally wrapped as Drizzle does. */
 const fault = (message: string, code?: string) => Object.assign(new Error(message), { code })
 const wrapped = (cause: Error) => new Error('Failed query: select 1\nparams: ', { cause })
 
-describe('isConnectionError', () => {
+describe('isUnavailableError', () => {
   it.each([
     ['a terminated backend', fault('terminating connection due to administrator command', '57P01')],
     ['a crash shutdown', fault('terminating connection because of crash', '57P02')],
@@ -22,16 +22,17 @@ describe('isConnectionError', () => {
     ],
     ['a wrapped one', wrapped(fault('read ECONNRESET', 'ECONNRESET'))],
   ])('%s is one', (_what, err) => {
-    expect(isConnectionError(err)).toBe(true)
+    expect(isUnavailableError(err)).toBe(true)
   })
 
   it.each([
     ['a unique violation', wrapped(fault('duplicate key', '23505'))],
     ['a bad value', fault('invalid input syntax for type integer', '22P02')],
+    ['a full disk', fault('could not extend file: No space left on device', '53100')],
     ['a statement timeout', fault('canceling statement due to statement timeout', '57014')],
     ['a plain error', new Error('boom')],
     ['not an error', 'ECONNRESET'],
   ])('%s is not', (_what, err) => {
-    expect(isConnectionError(err)).toBe(false)
+    expect(isUnavailableError(err)).toBe(false)
   })
 })

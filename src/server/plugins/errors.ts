@@ -8,7 +8,7 @@ import { INTERNAL_ERROR_MESSAGE } from '#contract/common'
 import { AppError, FieldErrors } from '../lib/app-error'
 import {
   isBadTextError,
-  isConnectionError,
+  isUnavailableError,
   loggableError,
   uniqueFieldErrors,
   uniqueViolation,
@@ -86,7 +86,7 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
         .status(400)
         .send({ detail: 'The request contains text that cannot be stored.', code: 'BAD_REQUEST' })
     }
-    if (isConnectionError(error)) {
+    if (isUnavailableError(error)) {
       // The database is restarting or out of reach: the request is lost, not the process, and
       // the pool connects again on its own. Only what was in flight is answered this way.
       request.log.warn({ err: loggableError(error) }, 'database unavailable')

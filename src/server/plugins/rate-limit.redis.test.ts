@@ -7,6 +7,7 @@ import { authLimits } from '../features/auth/auth.routes'
 import { connectRedis } from '../lib/redis'
 import { startTcpProxy, type TcpProxy } from '../testing/tcp-proxy'
 import { buildTestApp, createAgent, createUser, type TestApp } from '../testing/test-app'
+import { expectNothingUncaught } from '../testing/uncaught'
 import { waitUntil } from '../testing/wait'
 
 /**
@@ -116,5 +117,22 @@ describe('rate limits in Redis while Redis comes and goes', () => {
     expect((await t.app.inject({ method: 'GET', url: '/readyz' })).json()).toEqual({
       status: 'ok',
     })
+  })
+
+  it('answer every login while Redis connections are reset under them, with nothing uncaught', async () => {
+    const { member } = await budget()
+    const statuses = await expectNothingUncaught(async () => {
+      const logins = Array.from({ length: 8 }, (_, i) =>
+        createAgent(t.app, { ip: `10.81.0.${i + 1}` }).post('/api/v1/login/', {
+          username: member.username,
+          password: i % 2 ? member.password : 'wrong!',
+        }),
+      )
+      proxy.cut()
+      const answers = await Promise.all(logins)
+      await waitUntil(() => redis.status === 'ready', 5_000, 'redis reconnected')
+      return answers.map((r) => r.statusCode)
+    })
+    expect(statuses).toEqual([400, 200, 400, 200, 400, 200, 400, 200])
   })
 })

@@ -30,10 +30,19 @@ export function freePort(): Promise<number> {
 
 /**
  * Starts `main.ts` with NODE_ENV=test on `port`. `env` is laid over a default of PGlite in
- * `DATA_DIR` (pass `DATABASE_URL` for PostgreSQL).
+ * `DATA_DIR` (pass `DATABASE_URL` for PostgreSQL). `fileSizeLimitKb` caps the size of any file
+ * the process writes (`ulimit -f`): past it a write fails with EFBIG, as on a full disk.
  */
-export function startServerProcess(port: number, env: Record<string, string>): ServerProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+export function startServerProcess(
+  port: number,
+  env: Record<string, string>,
+  opts: { fileSizeLimitKb?: number } = {},
+): ServerProcess {
+  const node = [process.execPath, '--import', 'tsx', 'src/server/main.ts']
+  const [command, ...args] = opts.fileSizeLimitKb
+    ? ['bash', '-c', `ulimit -f ${opts.fileSizeLimitKb} && exec "$@"`, 'bash', ...node]
+    : node
+  const child = spawn(command!, args, {
     cwd: root,
     env: {
       ...process.env,
