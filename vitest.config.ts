@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url'
 import react from '@vitejs/plugin-react'
+import { Redis } from 'ioredis'
 import pg from 'pg'
 import { defineConfig } from 'vitest/config'
 
@@ -38,6 +39,35 @@ async function reachablePostgres(): Promise<string | undefined> {
 
 const postgresUrl = await reachablePostgres()
 
+/** The Redis suite runs when TEST_REDIS_URL is set and answers PING; otherwise it says why not. */
+async function reachableRedis(): Promise<string | undefined> {
+  const url = process.env.TEST_REDIS_URL
+  const skip = (why: string) => {
+    if (process.env.CI) throw new Error(`The Redis suite cannot run in CI: ${why}`)
+    console.warn(`\n[podclub] Redis suite skipped: ${why}.\n`)
+    return undefined
+  }
+  if (!url) return skip('TEST_REDIS_URL is not set')
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: 3000,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  })
+  redis.on('error', () => {})
+  try {
+    await redis.connect()
+    await redis.ping()
+    return url
+  } catch (err) {
+    return skip(`cannot reach ${new URL(url).host} (${(err as Error).message})`)
+  } finally {
+    redis.disconnect()
+  }
+}
+
+const redisUrl = await reachableRedis()
+
 export default defineConfig({
   test: {
     projects: [
@@ -47,8 +77,9 @@ export default defineConfig({
           name: 'server',
           environment: 'node',
           include: serverTests,
-          // `*.pg.test.ts` are about the PostgreSQL server alone (pool limits): that run only.
-          exclude: ['**/*.pg.test.ts'],
+          // `*.pg.test.ts` are about the PostgreSQL server alone (pool limits, lost connections),
+          // `*.redis.test.ts` about a real Redis: their own runs only.
+          exclude: ['**/*.pg.test.ts', '**/*.redis.test.ts'],
           globalSetup: ['src/server/testing/global-setup.ts'],
           setupFiles: ['src/server/testing/setup.ts'],
           testTimeout: 20_000,
@@ -69,10 +100,28 @@ export default defineConfig({
                   'src/server/db/client.test.ts',
                   'src/server/main.test.ts',
                   'src/server/lib/**',
+                  '**/*.redis.test.ts',
                 ],
                 globalSetup: ['src/server/testing/global-setup.ts'],
                 setupFiles: ['src/server/testing/setup.ts'],
                 env: { TEST_ENGINE: 'postgres' },
+                testTimeout: 20_000,
+                hookTimeout: 60_000,
+              },
+            },
+          ]
+        : []),
+      ...(redisUrl
+        ? [
+            {
+              resolve: { alias },
+              test: {
+                name: 'server-redis',
+                environment: 'node',
+                include: ['src/server/**/*.redis.test.ts'],
+                globalSetup: ['src/server/testing/global-setup.ts'],
+                setupFiles: ['src/server/testing/setup.ts'],
+                env: { TEST_REDIS_URL: redisUrl },
                 testTimeout: 20_000,
                 hookTimeout: 60_000,
               },

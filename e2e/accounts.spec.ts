@@ -128,6 +128,30 @@ test.describe('accounts and the public pages', () => {
     await stranger.close()
   })
 
+  test("registering with a member's e-mail address is refused without naming them, and the member is e-mailed", async ({
+    page,
+    playwright,
+  }) => {
+    const member = await createMember(await playwright.request.newContext({ baseURL: e2e.baseUrl }))
+    await page.goto(`/register/${e2e.clubCode}`)
+    await fillRegisterForm(page, { ...newPerson(), email: member.email })
+    await page.getByRole('button', { name: '[ create account ]' }).click()
+    await page
+      .getByRole('dialog', { name: 'code of conduct' })
+      .getByRole('button', { name: '[ accept & continue ]' })
+      .click()
+    await expect(page.getByLabel('email')).toHaveAccessibleDescription(
+      'We could not create an account with this e-mail address. If it is yours, log in or reset your password; we have e-mailed it instructions.',
+    )
+    await expect(page).toHaveURL(new RegExp(`/register/${e2e.clubCode}$`))
+    await expect(page.getByText(member.username)).toHaveCount(0)
+    const mail = await waitForMail(
+      (m) => m.to.includes(member.email) && /tried to sign up/.test(m.subject),
+    )
+    expect(mail.text).toContain(`Hi ${member.username},`)
+    expect(mail.text).toContain(`${e2e.baseUrl}/forgot-password`)
+  })
+
   test('declining the code of conduct creates no account', async ({ page }) => {
     const person = newPerson()
     await page.goto('/register')

@@ -47,6 +47,12 @@ export const passwordSchema = textSchema({ error: 'Password must be at least 8 c
 export const INVALID_INVITE_CODE_MESSAGE =
   'This invite code does not work. Check it for typos, or ask the member who gave it to you.'
 export const USED_INVITE_CODE_MESSAGE = 'This invite code has already been used'
+/**
+ * Sign-up's answer when the e-mail address belongs to an account: it does not say so, and the
+ * owner gets an e-mail instead (docs/decisions/011).
+ */
+export const SIGNUP_EMAIL_REFUSED_MESSAGE =
+  'We could not create an account with this e-mail address. If it is yours, log in or reset your password; we have e-mailed it instructions.'
 
 export const inviteCodeSchema = textSchema({ error: 'Invite code is required' })
   .trim()

@@ -17,6 +17,7 @@ export const errorCodes = [
   'VOTE_CODE_USED',
   'CONFLICT',
   'RATE_LIMITED',
+  'SERVICE_UNAVAILABLE',
   'INTERNAL',
 ] as const
 export const errorCodeSchema = z.enum(errorCodes)

@@ -94,6 +94,19 @@ export const createBlastBodySchema = z
 export type CreateBlastBody = z.infer<typeof createBlastBodySchema>
 export const blastResponseSchema = envelope(z.object({ queued: z.number().int() }))
 
+/**
+ * A podclub's Zoom link, or empty for the club's default: a web address only. It becomes a link
+ * in e-mails and on the page, where a `javascript:` or `data:` address would run or show
+ * whatever it holds.
+ */
+const zoomLinkSchema = z.union([
+  z.literal(''),
+  textSchema()
+    .trim()
+    .max(500)
+    .url({ protocol: /^https?$/, error: 'Please enter a valid URL' }),
+])
+
 export const updatePodclubBodySchema = z
   .object({
     /**
@@ -102,9 +115,7 @@ export const updatePodclubBodySchema = z
      */
     scheduledStart: clubDateTimeSchema({ iso: true }).optional(),
     location: podclubLocationSchema.optional(),
-    zoomLink: z
-      .union([z.literal(''), textSchema().trim().max(500).url('Please enter a valid URL')])
-      .optional(),
+    zoomLink: zoomLinkSchema.optional(),
     status: podclubStatusSchema.optional(),
   })
   .refine((b) => Object.values(b).some((v) => v !== undefined), {
@@ -158,10 +169,7 @@ export function createOperatorPodclubBodySchema(now: () => Date = () => new Date
         .trim()
         .min(1, PODMEISTER_REQUIRED)
         .max(100, PODMEISTER_REQUIRED),
-      zoomLink: z
-        .union([z.literal(''), textSchema().trim().max(500).url('Please enter a valid URL')])
-        .optional()
-        .default(''),
+      zoomLink: zoomLinkSchema.optional().default(''),
     })
 }
 export const PODMEISTER_REQUIRED = 'Podmeister username is required'

@@ -68,6 +68,23 @@ export const seatWaitlistStateSchema = z.object({
 export type SeatWaitlistState = z.infer<typeof seatWaitlistStateSchema>
 export const seatWaitlistStateResponseSchema = envelope(seatWaitlistStateSchema)
 
+/**
+ * The `Idempotency-Key` header the seat and seat-waitlist toggles accept: a retry that sends the
+ * key of an earlier request (the same member, the same call) gets that request's answer again
+ * instead of toggling back. The page sends a new key for each click, and the same one when it
+ * retries that click. Other headers pass through untouched.
+ */
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key'
+export const idempotentWriteHeadersSchema = z.looseObject({
+  'idempotency-key': z
+    .string()
+    .regex(
+      /^[A-Za-z0-9_-]{1,100}$/,
+      'Idempotency-Key must be 1 to 100 letters, digits, hyphens or underscores.',
+    )
+    .optional(),
+})
+
 /** The splash's community numbers (spec 1 §3 'Splash stats'; counted as CONTRACT.md says). */
 export const splashStatsSchema = z.object({
   member_count: z.number().int().min(0),

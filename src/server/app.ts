@@ -181,6 +181,12 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
   app.setSerializerCompiler(serializerCompiler)
 
   await app.register(errorsPlugin)
+  // For the API and for the app's routes outside it (the calendar feed): one set of counters.
+  await app.register(rateLimitPlugin, {
+    db: deps.db,
+    redis: deps.redis,
+    enabled: deps.rateLimits ?? true,
+  })
   app.addHook('onSend', async (_request, reply) => {
     setSecurityHeaders(reply, { hsts })
   })
@@ -233,11 +239,6 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
         now: () => deps.clock.now(),
       })
       await api.register(accessPlugin)
-      await api.register(rateLimitPlugin, {
-        db: deps.db,
-        redis: deps.redis,
-        enabled: deps.rateLimits ?? true,
-      })
       api.addHook('onSend', async (_request, reply) => {
         reply.header('cache-control', 'no-store')
       })

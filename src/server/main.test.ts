@@ -1,6 +1,5 @@
-import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
-import { createServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -8,52 +7,22 @@ import { eq } from 'drizzle-orm'
 import { afterAll, describe, expect, it } from 'vitest'
 import { openPglite } from './db/client'
 import { outboxMessages, users } from './db/schema/index'
+import {
+  csrfFor,
+  freePort,
+  postJson as post,
+  startServerProcess,
+  untilReady,
+  type ServerProcess as Server,
+} from './testing/server-process'
 import { startTestSmtp } from './testing/smtp'
 import { answersOk, waitUntil } from './testing/wait'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
 
-type Server = {
-  child: ChildProcessWithoutNullStreams
-  base: string
-  /** Everything it printed so far, stdout and stderr. */
-  output: () => string
-  exited: Promise<number | null>
-}
-
-/** A port nothing listens on right now, as the system hands them out. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer()
-    probe.once('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo
-      probe.close(() => resolve(port))
-    })
-  })
-}
-
 /** `main.ts` as a real process on PGlite in `dataDir`, serving the API alone on a free port. */
 function startServer(dataDir: string, port: number, env: Record<string, string> = {}): Server {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      DATABASE_URL: '',
-      CLUB_INVITE_CODE: 'processcode',
-      LOG_LEVEL: 'info',
-      NODE_ENV: 'test',
-      ...env,
-    },
-  })
-  let output = ''
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
-  return { child, base: `http://127.0.0.1:${port}`, output: () => output, exited }
+  return startServerProcess(port, { DATA_DIR: dataDir, ...env })
 }
 
 /** A second server on the same folder, run to its end: it must be refused. */
@@ -73,24 +42,6 @@ function startSecondServer(dataDir: string) {
     // A second server that was not refused may hang on the folder it must not have opened:
     // SIGKILL, so the test fails at its timeout instead of waiting on it forever.
     killSignal: 'SIGKILL',
-  })
-}
-
-/** A CSRF token from the server, for the unsafe requests that follow. */
-async function csrfFor(base: string): Promise<string> {
-  const who = await fetch(`${base}/api/v1/whoami/`)
-  return /csrftoken=([^;]+)/.exec(who.headers.get('set-cookie') ?? '')![1]!
-}
-
-async function post(base: string, csrf: string, url: string, body: unknown): Promise<Response> {
-  return fetch(`${base}${url}`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'x-csrftoken': csrf,
-      cookie: `csrftoken=${csrf}`,
-    },
-    body: JSON.stringify(body),
   })
 }
 
@@ -116,16 +67,6 @@ describe('the server process', () => {
     servers.push(server)
     return server
   }
-  /** Waits for /readyz; a server that exits or never answers fails with what it printed. */
-  const untilReady = (server: Server, what: string) =>
-    Promise.race([
-      waitUntil(() => answersOk(`${server.base}/readyz`), 60_000, what).catch((err: Error) => {
-        throw new Error(`${err.message}; the server printed:\n${server.output()}`)
-      }),
-      server.exited.then((code) => {
-        throw new Error(`${what}: the server exited with ${code}:\n${server.output()}`)
-      }),
-    ])
   afterAll(async () => {
     for (const { child } of servers) {
       if (child.signalCode === 'SIGSTOP') child.kill('SIGCONT')

@@ -87,6 +87,8 @@ export type RequestOptions = {
    * itself (such as wrong credentials at login) rather than meaning the session ended.
    */
   ignoreUnauthorized?: boolean
+  /** Extra request headers, such as `Idempotency-Key`; sent again as they are on a retry. */
+  headers?: Record<string, string>
 }
 
 export type BodyRequestOptions = RequestOptions & { body?: unknown }
@@ -224,7 +226,7 @@ async function sendRequest<S extends EnvelopeSchema>(
   options: BodyRequestOptions,
 ): Promise<DataOf<S>> {
   const path = normalizePath(rawPath)
-  const headers = new Headers({ Accept: 'application/json' })
+  const headers = new Headers({ ...options.headers, Accept: 'application/json' })
   const hasBody = options.body !== undefined
   if (hasBody) headers.set('Content-Type', 'application/json')
   if (MUTATING_METHODS.has(method)) {

@@ -51,6 +51,13 @@ export async function openPostgres(
   pool.on('error', (err) => {
     console.warn(`podclub: an idle database connection closed: ${err.message}`)
   })
+  // A connection checked out of the pool has no pool listener: closed between two statements of
+  // a transaction, it emits 'error' on the client itself, and an 'error' nobody listens to ends
+  // the process. Nothing is lost by listening: the statement that runs into the closed connection
+  // fails (a 503, see `isUnavailableError`), and the pool drops the connection when it is released.
+  pool.on('connect', (client) => {
+    client.on('error', () => {})
+  })
   const db = drizzleNodePg(pool, { schema }) as unknown as Db
   try {
     const client = await pool.connect()

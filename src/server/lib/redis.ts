@@ -7,12 +7,20 @@ type Log = {
 
 /**
  * The Redis client for rate-limit counters (REDIS_URL). Commands fail at once while it is away
- * (no offline queue), so the rate limits count in the database instead; `/readyz` reports it.
+ * (no offline queue), so the rate limits count in the database instead; `/readyz` reports Redis
+ * as degraded and stays ready.
  * Its connection errors go to the process's log, once per outage: without a listener ioredis
  * prints every one of them to stderr itself, outside the log.
  */
 export function connectRedis(url: string, log: Log, options: RedisOptions = {}): Redis {
-  const redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, ...options })
+  const redis = new Redis(url, {
+    maxRetriesPerRequest: 1,
+    enableOfflineQueue: false,
+    // A Redis that holds the connection open but stops answering must not hold logins with it:
+    // after a second the command fails and the database counts instead.
+    commandTimeout: 1_000,
+    ...options,
+  })
   let down = false
   redis.on('error', (err: Error) => {
     if (!down) log.warn({ err: { message: err.message } }, 'redis is unreachable')

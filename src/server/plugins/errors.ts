@@ -6,7 +6,18 @@ import {
 } from 'fastify-type-provider-zod'
 import { INTERNAL_ERROR_MESSAGE } from '#contract/common'
 import { AppError, FieldErrors } from '../lib/app-error'
-import { isBadTextError, loggableError, uniqueFieldErrors, uniqueViolation } from '../lib/db-errors'
+import {
+  isBadTextError,
+  isUnavailableError,
+  loggableError,
+  uniqueFieldErrors,
+  uniqueViolation,
+} from '../lib/db-errors'
+
+/** Seconds a client should wait before trying again when the database was out of reach. */
+export const UNAVAILABLE_RETRY_AFTER_S = 5
+export const UNAVAILABLE_MESSAGE =
+  'The service is briefly unavailable. Please try again in a few seconds.'
 
 /** Field name of a validation issue: its first path segment, or non_field_errors. */
 function fieldOf(instancePath: string): string {
@@ -16,7 +27,8 @@ function fieldOf(instancePath: string): string {
 
 /**
  * Turns every error into the shapes of CONTRACT.md: `{ detail, code }` for one message,
- * `{ field: [messages] }` for invalid input, and a generic 500 that never leaks internals.
+ * `{ field: [messages] }` for invalid input, a 503 with Retry-After when the database could not
+ * be reached, and a generic 500 that never leaks internals.
  */
 export const errorsPlugin = fp(async (app: FastifyInstance) => {
   app.setErrorHandler((error: FastifyError | AppError | Error, request, reply) => {
@@ -73,6 +85,15 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
       return reply
         .status(400)
         .send({ detail: 'The request contains text that cannot be stored.', code: 'BAD_REQUEST' })
+    }
+    if (isUnavailableError(error)) {
+      // The database is restarting or out of reach: the request is lost, not the process, and
+      // the pool connects again on its own. Only what was in flight is answered this way.
+      request.log.warn({ err: loggableError(error) }, 'database unavailable')
+      return reply
+        .status(503)
+        .header('retry-after', String(UNAVAILABLE_RETRY_AFTER_S))
+        .send({ detail: UNAVAILABLE_MESSAGE, code: 'SERVICE_UNAVAILABLE' })
     }
     request.log.error({ err: loggableError(error) }, 'unhandled error')
     return reply.status(500).send({ detail: INTERNAL_ERROR_MESSAGE, code: 'INTERNAL' })

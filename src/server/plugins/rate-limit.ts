@@ -2,22 +2,16 @@ import { isIPv6 } from 'node:net'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Redis } from 'ioredis'
-import {
-  RateLimiterDrizzle,
-  type RateLimiterAbstract,
-  RateLimiterRedis,
-  RateLimiterRes,
-} from 'rate-limiter-flexible'
 import type { Db } from '../db/client'
-import { rateLimits } from '../db/schema/index'
 import { AppError } from '../lib/app-error'
+import {
+  databaseCounters,
+  type RateLimitCounters,
+  type RateLimitRule,
+  redisCounters,
+} from './rate-limit-counters'
 
-/** Attempts allowed per key within `duration` seconds. Features declare their own rules. */
-export type RateLimitRule = {
-  readonly name: string
-  readonly points: number
-  readonly duration: number
-}
+export type { RateLimitRule } from './rate-limit-counters'
 
 export const defineRateLimit = (name: string, points: number, duration: number): RateLimitRule => ({
   name,
@@ -28,7 +22,11 @@ export const defineRateLimit = (name: string, points: number, duration: number):
 /** Keys rules count by. An address is the client's IP; an IPv6 client counts per /64 network. */
 export const limitKeys = {
   address(request: FastifyRequest): string {
-    return `ip:${networkOf(request.ip)}`
+    return limitKeys.ip(request.ip)
+  },
+  /** The key of a client address, as `address()` makes it from a request. */
+  ip(ip: string): string {
+    return `ip:${networkOf(ip)}`
   },
   /** One budget per account, whatever name or e-mail was typed to reach it. */
   account(idOrName: number | string): string {
@@ -77,55 +75,53 @@ export type RateLimitOptions = {
 
 /**
  * Counters live where every app process sees them: in Redis when REDIS_URL is set, otherwise in
- * the database (table rate_limits). When Redis is unreachable, the database counts instead, so a
- * Redis outage neither locks people out nor lets attempts through unlimited.
+ * the database (table rate_limits). While Redis is unreachable the database counts instead, on
+ * top of what Redis last said, and its counts join Redis's when Redis is back (see
+ * `redisCounters`): an outage, however often it comes and goes, neither locks people out nor
+ * gives anyone a fresh budget.
+ *
+ * Registered once for the whole app: API routes and the app's routes outside the API (the
+ * calendar feed) share it.
  */
 export const rateLimitPlugin = fp(
   async (app: FastifyInstance, opts: RateLimitOptions) => {
-    const limiters = new Map<string, RateLimiterAbstract>()
-    const limiterFor = (rule: RateLimitRule): RateLimiterAbstract => {
-      const existing = limiters.get(rule.name)
-      if (existing) return existing
-      const common = { points: rule.points, duration: rule.duration, keyPrefix: `rl:${rule.name}` }
-      const inDatabase = new RateLimiterDrizzle({
-        ...common,
-        storeClient: opts.db,
-        schema: rateLimits,
-        clearExpiredByTimeout: false,
-      })
-      const limiter = opts.redis
-        ? new RateLimiterRedis({
-            ...common,
-            storeClient: opts.redis,
-            rejectIfRedisNotReady: true,
-            insuranceLimiter: inDatabase,
+    const { redis } = opts
+    let counters: RateLimitCounters = databaseCounters(opts.db)
+    if (redis) {
+      const inRedis = redisCounters(redis, opts.db)
+      counters = inRedis
+      const merge = () => {
+        inRedis
+          .mergeDatabaseCounts()
+          .then((moved) => {
+            if (moved > 0) app.log.info({ moved }, 'rate-limit counts moved back to redis')
           })
-        : inDatabase
-      limiters.set(rule.name, limiter)
-      return limiter
+          .catch((err: unknown) => {
+            app.log.warn({ err }, 'rate-limit counts could not be moved back to redis yet')
+          })
+      }
+      redis.on('ready', merge)
+      app.addHook('onClose', async () => {
+        redis.off('ready', merge)
+      })
     }
 
     app.decorate('rateLimit', {
       async consume(rule, key) {
         if (!opts.enabled) return
-        try {
-          await limiterFor(rule).consume(key)
-        } catch (err) {
-          if (err instanceof RateLimiterRes) {
-            const seconds = Math.max(1, Math.ceil(err.msBeforeNext / 1000))
-            throw new AppError(
-              'RATE_LIMITED',
-              `Too many attempts. Please try again in ${seconds < 120 ? `${seconds} seconds` : `${Math.ceil(seconds / 60)} minutes`}.`,
-              429,
-              { 'retry-after': String(seconds) },
-            )
-          }
-          throw err
-        }
+        const { consumed, msBeforeNext } = await counters.add(rule, key)
+        if (consumed <= rule.points) return
+        const seconds = Math.max(1, Math.ceil(msBeforeNext / 1000))
+        throw new AppError(
+          'RATE_LIMITED',
+          `Too many attempts. Please try again in ${seconds < 120 ? `${seconds} seconds` : `${Math.ceil(seconds / 60)} minutes`}.`,
+          429,
+          { 'retry-after': String(seconds) },
+        )
       },
       async reset(rule, key) {
         if (!opts.enabled) return
-        await limiterFor(rule).delete(key)
+        await counters.reset(rule, key)
       },
     })
   },

@@ -92,6 +92,77 @@ describe('CSRF and sessions hang on the API scope, not on how the URL is spelled
   })
 })
 
+describe('CSRF tokens bound to the session', () => {
+  const csrfOf = (agent: ReturnType<typeof createAgent>) => agent.jar.get('csrftoken')!.value
+  /** A write with `agent`'s cookies but the CSRF token `token` in both cookie and header. */
+  const logoutWith = (agent: ReturnType<typeof createAgent>, token: string) => {
+    const session = agent.jar.get('sessionid')?.value
+    return t.app.inject({
+      method: 'POST',
+      url: '/api/v1/logout/',
+      headers: {
+        cookie: [`csrftoken=${token}`, ...(session ? [`sessionid=${session}`] : [])].join('; '),
+        'x-csrftoken': token,
+      },
+    })
+  }
+
+  it("refuses another session's token, and accepts the session's own", async () => {
+    const [alice, bob] = [await createUser(t), await createUser(t)]
+    const a = createAgent(t.app, { clock })
+    const b = createAgent(t.app, { clock })
+    await a.login(alice.username, alice.password)
+    await b.login(bob.username, bob.password)
+    const refused = await logoutWith(a, csrfOf(b))
+    expect(refused.statusCode).toBe(403)
+    expect(refused.json().code).toBe('CSRF_FAILED')
+    expect(whoami(await a.get('/api/v1/whoami/'))).toBe(true)
+    expect((await logoutWith(a, csrfOf(a))).statusCode).toBe(200)
+    expect(whoami(await a.get('/api/v1/whoami/'))).toBe(false)
+  })
+
+  it('hands out a new token at login and at logout; the old one no longer passes', async () => {
+    const user = await createUser(t)
+    const a = createAgent(t.app, { clock })
+    await a.get('/api/v1/whoami/')
+    const asVisitor = csrfOf(a)
+    const login = await a.login(user.username, user.password)
+    const afterLogin = login.cookies.find((c) => c.name === 'csrftoken')?.value
+    expect(afterLogin).toMatch(/^[\w-]+\.[\w-]+$/)
+    expect(afterLogin).not.toBe(asVisitor)
+    // The visitor's token, with the new session: refused. Whoami keeps the good one.
+    expect((await logoutWith(a, asVisitor)).statusCode).toBe(403)
+    const read = await a.get('/api/v1/whoami/')
+    expect(read.cookies.find((c) => c.name === 'csrftoken')).toBeUndefined()
+
+    const logout = await a.post('/api/v1/logout/')
+    expect(logout.statusCode).toBe(200)
+    const afterLogout = logout.cookies.find((c) => c.name === 'csrftoken')?.value
+    expect(afterLogout).toMatch(/^[\w-]+\.[\w-]+$/)
+    expect(afterLogout).not.toBe(afterLogin)
+    // Bound to no session: a visitor's write passes with it, the logged-in token does not.
+    expect((await logoutWith(a, afterLogout!)).statusCode).toBe(200)
+    expect((await logoutWith(a, afterLogin!)).statusCode).toBe(403)
+  })
+
+  it('gives a fresh token through whoami when the cookie is bound to another session', async () => {
+    const [alice, bob] = [await createUser(t), await createUser(t)]
+    const a = createAgent(t.app, { clock })
+    const b = createAgent(t.app, { clock })
+    await a.login(alice.username, alice.password)
+    await b.login(bob.username, bob.password)
+    const read = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/whoami/',
+      headers: { cookie: `sessionid=${a.jar.get('sessionid')!.value}; csrftoken=${csrfOf(b)}` },
+    })
+    const fresh = read.cookies.find((c) => c.name === 'csrftoken')?.value
+    expect(fresh).toMatch(/^[\w-]+\.[\w-]+$/)
+    a.jar.set('csrftoken', { value: fresh! })
+    expect((await a.post('/api/v1/logout/')).statusCode).toBe(200)
+  })
+})
+
 describe('rolling sessions', () => {
   it('re-sends the cookie whenever the stored expiry is extended, so active members stay in', async () => {
     clock.set('2026-11-22T12:00:00Z')

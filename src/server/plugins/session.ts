@@ -43,8 +43,10 @@ export type SessionOptions = {
 
 /**
  * Cookie sessions stored in the database (so several app processes share them) and CSRF
- * double-submit: the page reads `csrftoken` and echoes it in `X-CSRFToken`. The token is signed
- * with SESSION_SECRET so a cookie planted from elsewhere does not pass.
+ * double-submit: the page reads `csrftoken` and echoes it in `X-CSRFToken`. The token is a random
+ * value signed with SESSION_SECRET together with the session it was issued for (none for a
+ * visitor), so neither a cookie planted from elsewhere nor a token of another session passes.
+ * Logging in and out hand out a new one.
  *
  * Registered inside the API's scope: its hooks run for every route Fastify matched there, however
  * the URL was spelled, and for nothing else.
@@ -58,15 +60,29 @@ export const sessionPlugin = fp(
     await app.register(cookie)
 
     const cookieBase = { path: '/', sameSite: 'lax' as const, secure: secureCookies }
-    const newCsrfToken = () => {
+    /** What a token is bound to: the session cookie sent (its hash), or '' for none. */
+    const bindingOf = (sessionId: string | undefined) =>
+      sessionId && sessionId.length <= 200 ? sha256(sessionId) : ''
+    const signCsrf = (binding: string, value: string) => hmac(secret, `csrf:${binding}:${value}`)
+    const newCsrfToken = (binding: string) => {
       const value = randomToken(24)
-      return `${value}.${hmac(secret, value)}`
+      return `${value}.${signCsrf(binding, value)}`
     }
-    const isValidCsrfToken = (token: string) => {
+    const isValidCsrfToken = (token: string, binding: string) => {
       const [value, signature, extra] = token.split('.')
       return (
-        !!value && !!signature && extra === undefined && safeEqual(hmac(secret, value), signature)
+        !!value &&
+        !!signature &&
+        extra === undefined &&
+        safeEqual(signCsrf(binding, value), signature)
       )
+    }
+    const setCsrfCookie = (reply: FastifyReply, binding: string) => {
+      reply.setCookie(CSRF_COOKIE, newCsrfToken(binding), {
+        ...cookieBase,
+        httpOnly: false,
+        maxAge: 365 * 86_400,
+      })
     }
     const setSessionCookie = (reply: FastifyReply, sessionId: string, expiresAt: Date) => {
       reply.setCookie(sessionCookie, sessionId, {
@@ -93,7 +109,7 @@ export const sessionPlugin = fp(
         typeof fromCookie !== 'string' ||
         typeof fromHeader !== 'string' ||
         !safeEqual(fromCookie, fromHeader) ||
-        !isValidCsrfToken(fromCookie)
+        !isValidCsrfToken(fromCookie, bindingOf(request.cookies[sessionCookie]))
       ) {
         throw csrfFailed('CSRF token missing or incorrect.')
       }
@@ -137,6 +153,9 @@ export const sessionPlugin = fp(
       const expiresAt = new Date(now().getTime() + SESSION_DAYS * DAY_MS)
       await db.insert(sessions).values({ idHash: sha256(sessionId), userId, expiresAt })
       setSessionCookie(this, sessionId, expiresAt)
+      // The visitor's token was bound to no session (or the previous one): this one is for the
+      // new session, and the page reads it before its next write.
+      setCsrfCookie(this, bindingOf(sessionId))
       // Old sessions of this user that expired are cleaned up here rather than by a timer.
       await db
         .delete(sessions)
@@ -150,16 +169,14 @@ export const sessionPlugin = fp(
       request.user = null
       request.sessionHash = null
       this.clearCookie(sessionCookie, { ...cookieBase, httpOnly: true })
+      setCsrfCookie(this, '')
     })
 
     app.decorateReply('ensureCsrfCookie', function (this: FastifyReply) {
+      const binding = bindingOf(this.request.cookies[sessionCookie])
       const current = this.request.cookies[CSRF_COOKIE]
-      if (current && isValidCsrfToken(current)) return
-      this.setCookie(CSRF_COOKIE, newCsrfToken(), {
-        ...cookieBase,
-        httpOnly: false,
-        maxAge: 365 * 86_400,
-      })
+      if (current && isValidCsrfToken(current, binding)) return
+      setCsrfCookie(this, binding)
     })
   },
   { name: 'session' },

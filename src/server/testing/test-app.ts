@@ -101,6 +101,11 @@ const testHash = (password: string) => {
   return hash
 }
 
+const CSRF = 'x-csrftoken'
+/** A write refused for its CSRF token alone, which the page answers by asking whoami for one. */
+const isStaleCsrfToken = (res: LightMyRequestResponse) =>
+  res.statusCode === 403 && /CSRF token missing or incorrect/.test(res.body)
+
 let userSeq = 0
 /** Inserts a member directly (sign-up has its own tests); returns its credentials. */
 export async function createUser(
@@ -138,7 +143,9 @@ type InjectOptions = {
 
 /**
  * A browser-like client: keeps cookies between calls and sends the CSRF header the page would
- * send (`csrf: false` leaves it out).
+ * send (`csrf: false` leaves it out). Like the page, when a write is refused for its token alone
+ * (one bound to a session that has since ended), it gets a fresh one through whoami and tries
+ * once more.
  */
 export function createAgent(app: TestApp['app'], opts: { ip?: string; clock?: Clock } = {}) {
   const clock = opts.clock ?? systemClock
@@ -153,7 +160,11 @@ export function createAgent(app: TestApp['app'], opts: { ip?: string; clock?: Cl
   /** The cookies a browser would still send now, by the app's clock. */
   const live = () =>
     [...jar].filter(([, c]) => !c.expires || c.expires.getTime() > clock.now().getTime())
-  const request = async (path: string, options: InjectOptions & { csrf?: boolean } = {}) => {
+  const request = async (
+    path: string,
+    options: InjectOptions & { csrf?: boolean } = {},
+    isRetry = false,
+  ): Promise<LightMyRequestResponse> => {
     const method = options.method ?? 'GET'
     if (method !== 'GET' && !jar.has('csrftoken') && options.csrf !== false) {
       remember(await app.inject({ method: 'GET', url: '/api/v1/whoami/', remoteAddress: opts.ip }))
@@ -172,6 +183,11 @@ export function createAgent(app: TestApp['app'], opts: { ip?: string; clock?: Cl
       ...(options.body !== undefined ? { payload: options.body as object } : {}),
     })
     remember(res)
+    const sentOwnToken = method !== 'GET' && options.csrf !== false && !options.headers?.[CSRF]
+    if (sentOwnToken && !isRetry && isStaleCsrfToken(res)) {
+      remember(await app.inject({ method: 'GET', url: '/api/v1/whoami/', remoteAddress: opts.ip }))
+      return request(path, options, true)
+    }
     return res
   }
   return {

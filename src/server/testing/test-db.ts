@@ -25,6 +25,8 @@ export type TestDatabase = Database & {
    * PostgreSQL; on PGlite (one process by design) the same handle.
    */
   connectAgain(): Promise<Database>
+  /** The PostgreSQL database's URL, for a server process to open it too (PGlite: none). */
+  url?: string
 }
 
 export async function createTestDatabase(): Promise<TestDatabase> {
@@ -39,6 +41,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     const database = await openPostgres(url, { max: 5 })
     return {
       ...database,
+      url,
       connectAgain: () => openPostgres(url, { max: 5 }),
       close: async () => {
         await database.close()

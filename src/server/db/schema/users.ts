@@ -5,7 +5,9 @@ import {
   check,
   index,
   integer,
+  jsonb,
   pgTable,
+  primaryKey,
   serial,
   text,
   timestamp,
@@ -140,5 +142,32 @@ export const rateLimits = pgTable('rate_limits', {
   points: integer('points').notNull().default(0),
   expire: timestamp('expire', { withTimezone: true }),
 })
+
+/**
+ * The first answer to a write a member sent with an `Idempotency-Key` header, kept for a day: a
+ * retry with the same key (the same member, the same call) gets this answer again instead of
+ * doing the write twice. Written in the transaction of the write itself.
+ */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The call and its target, such as `register:12`: a key means nothing elsewhere. */
+    scope: text('scope').notNull(),
+    key: text('key').notNull(),
+    /**
+     * The answer, written at the end of the transaction that wrote the key: no other transaction
+     * ever sees it empty (a retry racing the first waits on the key until that one commits).
+     */
+    response: jsonb('response'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.scope, t.key] }),
+    index('idempotency_keys_created_idx').on(t.createdAt),
+  ],
+)
 
 export { createdAt }

@@ -1,6 +1,10 @@
 import { count, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { INVALID_INVITE_CODE_MESSAGE, whoamiResponseSchema } from '#contract/auth'
+import {
+  INVALID_INVITE_CODE_MESSAGE,
+  SIGNUP_EMAIL_REFUSED_MESSAGE,
+  whoamiResponseSchema,
+} from '#contract/auth'
 import { inviteCodes, sessions, users } from '../../db/schema/index'
 import { bootstrap, resolveSessionSecret } from './bootstrap'
 import { buildTestApp, createAgent, createUser, type TestApp } from '../../testing/test-app'
@@ -324,20 +328,53 @@ describe('signup', () => {
     })
   })
 
-  it('refuses a taken username or e-mail on their fields, also when two race', async () => {
+  it('refuses a taken username on its field, also when two race', async () => {
     const existing = await createUser(t)
-    const res = await agent().post(
-      '/api/v1/signup/',
-      signupBody({ username: existing.username, email: existing.email.toUpperCase() }),
-    )
+    const res = await agent().post('/api/v1/signup/', signupBody({ username: existing.username }))
     expect(res.statusCode).toBe(400)
-    expect(res.json()).toEqual({
-      username: ['A user with that username already exists.'],
-      email: ['A user with that email already exists.'],
-    })
+    expect(res.json()).toEqual({ username: ['A user with that username already exists.'] })
     const body = signupBody()
     const race = await Promise.all([1, 2].map(() => agent().post('/api/v1/signup/', body)))
     expect(race.map((r) => r.statusCode).sort()).toEqual([201, 400])
+  })
+
+  it("does not confirm a member's e-mail address: a refusal naming no one, and a mail to its owner", async () => {
+    const owner = await createUser(t)
+    await t.deliverMail()
+    await t.db.insert(inviteCodes).values({ code: 'welcome-kept' })
+    const res = await agent().post(
+      '/api/v1/signup/',
+      signupBody({ email: ` ${owner.email.toUpperCase()} `, inviteCode: 'welcome-kept' }),
+    )
+    expect(res.statusCode).toBe(400)
+    expect(res.json()).toEqual({ email: [SIGNUP_EMAIL_REFUSED_MESSAGE] })
+    expect(res.body).not.toContain(owner.username)
+    expect(res.cookies.find((c) => c.name === 'sessionid')).toBeUndefined()
+
+    // Nothing was made or spent; the owner hears of it, and no one else does.
+    const [code] = await t.db.select().from(inviteCodes).where(eq(inviteCodes.code, 'welcome-kept'))
+    expect(code!.usedAt).toBeNull()
+    const sent = await t.deliverMail()
+    expect(sent.map((m) => [m.to, m.subject])).toEqual([
+      [owner.email, 'Someone tried to sign up to podclub with your e-mail address'],
+    ])
+    expect(sent[0]!.text).toContain(`Hi ${owner.username},`)
+    expect(sent[0]!.text).toContain('http://podclub.test/forgot-password')
+
+    // Tried again within the hour: the same answer, and no second e-mail.
+    const again = await agent().post('/api/v1/signup/', signupBody({ email: owner.email }))
+    expect(again.json()).toEqual({ email: [SIGNUP_EMAIL_REFUSED_MESSAGE] })
+    expect(await t.deliverMail()).toEqual([])
+
+    // Both taken: the username is said, the address is not.
+    const both = await agent().post(
+      '/api/v1/signup/',
+      signupBody({ username: owner.username, email: owner.email }),
+    )
+    expect(both.json()).toEqual({
+      username: ['A user with that username already exists.'],
+      email: [SIGNUP_EMAIL_REFUSED_MESSAGE],
+    })
   })
 })
 

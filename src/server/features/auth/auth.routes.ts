@@ -10,6 +10,13 @@ import { okSchema } from '#contract/common'
 import type { AppDeps } from '../../deps'
 import { defineRateLimit, limitKeys } from '../../plugins/rate-limit'
 import {
+  LOGIN_DEVICE_COOKIE,
+  LOGIN_DEVICE_MAX_AGE_S,
+  LOGIN_DEVICE_PATH,
+  newLoginDevice,
+  readLoginDevice,
+} from './login-device'
+import {
   checkInviteCode,
   findLoginAccount,
   signUp,
@@ -19,12 +26,24 @@ import {
 
 const MINUTE = 60
 
-/** Attempts allowed per key and window (seconds). */
+/**
+ * Attempts allowed per key and window (seconds). Logins are counted so that guessing is walled
+ * in without handing strangers a way to lock someone out (docs/decisions/010):
+ * - from a browser that has logged in to the account before (its signed device cookie), only
+ *   that browser's attempts on that account count, `loginDevice`;
+ * - from anywhere else, the attempts of one address on one account (`loginAccountAddress`,
+ *   low), of one address on any account (`loginAddress`), and on the account from every
+ *   address but known devices (`loginAccount`, a much higher ceiling).
+ */
 export const authLimits = {
-  /** Failed and successful logins from one address (or IPv6 /64), whatever account. */
+  /** Logins from one address (or IPv6 /64), whatever account: one client trying many. */
   loginAddress: defineRateLimit('login-address', 100, 15 * MINUTE),
-  /** Failed logins into one account, from anywhere; a success resets it. */
-  loginAccount: defineRateLimit('login-account', 10, 15 * MINUTE),
+  /** Logins into one account from one address; a success there clears it. */
+  loginAccountAddress: defineRateLimit('login-account-address', 10, 15 * MINUTE),
+  /** Logins into one account from every address together, known devices aside. */
+  loginAccount: defineRateLimit('login-account', 100, 60 * MINUTE),
+  /** Logins into one account from one browser it has logged in from; a success clears it. */
+  loginDevice: defineRateLimit('login-device', 10, 15 * MINUTE),
   signup: defineRateLimit('signup', 10, 60 * MINUTE),
   inviteCode: defineRateLimit('invite-code', 20, 15 * MINUTE),
 }
@@ -50,13 +69,40 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, 
     },
     async (request, reply) => {
       const { username, password } = request.body
-      await app.rateLimit.consume(authLimits.loginAddress, limitKeys.address(request))
+      const address = limitKeys.address(request)
+      const device = readLoginDevice(deps.sessionSecret, request.cookies[LOGIN_DEVICE_COOKIE])
+      // Without a device cookie this server signed, the address is counted before the account
+      // is even looked up: one client trying many names meets its wall first.
+      if (!device) await app.rateLimit.consume(authLimits.loginAddress, address)
       const account = await findLoginAccount(deps.db, username)
       const accountKey = limitKeys.account(account?.id ?? username)
-      await app.rateLimit.consume(authLimits.loginAccount, accountKey)
+      const isKnownDevice = device !== null && account !== undefined && device.userId === account.id
+      let clearOnSuccess
+      if (isKnownDevice) {
+        clearOnSuccess = {
+          rule: authLimits.loginDevice,
+          key: `${accountKey}|dev:${device.deviceId}`,
+        }
+        await app.rateLimit.consume(clearOnSuccess.rule, clearOnSuccess.key)
+      } else {
+        // A device cookie of another account vouches for nothing here.
+        if (device) await app.rateLimit.consume(authLimits.loginAddress, address)
+        clearOnSuccess = { rule: authLimits.loginAccountAddress, key: `${accountKey}|${address}` }
+        await app.rateLimit.consume(clearOnSuccess.rule, clearOnSuccess.key)
+        await app.rateLimit.consume(authLimits.loginAccount, accountKey)
+      }
       const user = await verifyLogin(account, password)
-      await app.rateLimit.reset(authLimits.loginAccount, accountKey)
+      await app.rateLimit.reset(clearOnSuccess.rule, clearOnSuccess.key)
       await reply.startSession(user.id)
+      if (!isKnownDevice) {
+        reply.setCookie(LOGIN_DEVICE_COOKIE, newLoginDevice(deps.sessionSecret, user.id), {
+          path: LOGIN_DEVICE_PATH,
+          httpOnly: true,
+          sameSite: 'strict',
+          secure: deps.env.APP_URL.startsWith('https:'),
+          maxAge: LOGIN_DEVICE_MAX_AGE_S,
+        })
+      }
       return { data: { isAuthenticated: true, user: toSessionUser(user) } }
     },
   )

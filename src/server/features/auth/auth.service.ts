@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm'
 import {
   INVALID_INVITE_CODE_MESSAGE,
+  SIGNUP_EMAIL_REFUSED_MESSAGE,
   USED_INVITE_CODE_MESSAGE,
   type CreateSignupBody,
   type SessionUser,
@@ -15,7 +16,7 @@ import { dummyPasswordHash, hashPassword, verifyPassword } from '../../lib/passw
 import type { AuthUser } from '../../plugins/session'
 import { confirmationUrl } from '../accounts/email-confirmation.service'
 import { enqueueMail } from '../mail/mail.service'
-import { welcomeMail } from '../mail/templates/index'
+import { signupAttemptMail, welcomeMail } from '../mail/templates/index'
 
 export const toSessionUser = (user: AuthUser): SessionUser => ({
   username: user.username,
@@ -73,11 +74,15 @@ export async function checkInviteCode(db: Db, code: string): Promise<void> {
  * Creates a member with an invite code. A welcome code is claimed under a row lock in the same
  * transaction, so two sign-ups racing for one code cannot both succeed; two racing for one
  * username or e-mail are settled by the unique indexes (see `uniqueFieldErrors`).
+ *
+ * A taken username is said so (usernames are public in the club). A taken e-mail address is
+ * not: the answer is a refusal that names no account, and the address's owner is e-mailed
+ * instead, at most once an hour (docs/decisions/011).
  */
 export async function signUp(deps: AppDeps, body: CreateSignupBody): Promise<AuthUser> {
   const passwordHash = await hashPassword(body.password)
   const email = body.email.trim()
-  return transaction(deps, async (tx) => {
+  const outcome = await transaction(deps, async (tx) => {
     const [code] = await tx
       .select()
       .from(inviteCodes)
@@ -87,23 +92,27 @@ export async function signUp(deps: AppDeps, body: CreateSignupBody): Promise<Aut
     if (!code.reusable && code.usedAt !== null) throw usedInviteCode()
 
     const taken = await tx
-      .select({ username: users.username, email: users.email })
+      .select({ id: users.id, username: users.username, email: users.email })
       .from(users)
       .where(sql`${users.username} = ${body.username} or lower(${users.email}) = lower(${email})`)
     const errors: Record<string, string[]> = {}
-    for (const field of ['username', 'email'] as const) {
-      const isTaken = taken.some((u) =>
-        field === 'username'
-          ? u.username === body.username
-          : u.email.toLowerCase() === email.toLowerCase(),
-      )
-      const rule =
-        uniqueFieldErrors[
-          field === 'username' ? 'users_username_unique' : 'users_email_lower_unique'
-        ]!
-      if (isTaken) errors[field] = [rule.message]
+    if (taken.some((u) => u.username === body.username)) {
+      errors.username = [uniqueFieldErrors.users_username_unique!.message]
     }
-    if (Object.keys(errors).length > 0) throw new FieldErrors(errors)
+    const owner = taken.find((u) => u.email.toLowerCase() === email.toLowerCase())
+    if (owner) {
+      errors.email = [SIGNUP_EMAIL_REFUSED_MESSAGE]
+      const hour = Math.floor(deps.clock.now().getTime() / 3_600_000)
+      await enqueueMail(tx, {
+        kind: 'signup-attempt',
+        to: owner.email,
+        // One a hour at most, however often the address is tried.
+        dedupeKey: `signup-attempt:${owner.id}:${hour}`,
+        ...signupAttemptMail({ appUrl: deps.env.APP_URL, username: owner.username }),
+      })
+    }
+    // Refused, but committed: the owner's e-mail is the one thing this attempt leaves behind.
+    if (Object.keys(errors).length > 0) return { refused: errors }
 
     const [user] = await tx
       .insert(users)
@@ -130,10 +139,14 @@ export async function signUp(deps: AppDeps, body: CreateSignupBody): Promise<Aut
     })
     await enqueueMail(tx, { kind: 'welcome', to: email, ...welcome })
     return {
-      id: user.id,
-      username: user.username,
-      email: user.email,
-      isSuperuser: user.isSuperuser,
+      user: {
+        id: user.id,
+        username: user.username,
+        email: user.email,
+        isSuperuser: user.isSuperuser,
+      },
     }
   })
+  if (!outcome.user) throw new FieldErrors(outcome.refused)
+  return outcome.user
 }

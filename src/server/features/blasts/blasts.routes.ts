@@ -46,7 +46,7 @@ export const oneClickUnsubscribeRoutes: FastifyPluginAsync<{ deps: AppDeps }> = 
   )
   app.post(
     '/unsubscribe/one-click/:uid/:token',
-    { config: { access: 'public' } },
+    { config: { access: 'public', secretParams: ['token'] } },
     async (request, reply) => {
       const parsed = oneClickParamsSchema.safeParse(request.params)
       if (!parsed.success) return reply.status(404).send({ detail: 'Not found', code: 'NOT_FOUND' })

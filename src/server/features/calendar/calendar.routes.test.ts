@@ -4,7 +4,9 @@ import { podclubs } from '../../db/schema/index'
 import { eq } from 'drizzle-orm'
 import { parseIcs } from '../../testing/ics'
 import { buildTestApp, createAgent, createUser, type TestApp } from '../../testing/test-app'
+import { limitKeys } from '../../plugins/rate-limit'
 import { insertPodclub } from '../podclubs/podclubs.fixtures'
+import { calendarLimits } from './calendar.routes'
 
 let t: TestApp
 beforeAll(async () => {
@@ -98,6 +100,33 @@ describe('the personal calendar feed', () => {
       const res = await t.app.inject({ method: 'GET', url: path })
       expect(res.statusCode, path).toBe(404)
       expect(res.headers['content-type']).toMatch(/application\/json/)
+    }
+  })
+})
+
+describe('the feed rate limit', () => {
+  it('answers 429 to an address fetching feeds far more often than calendar services do', async () => {
+    const limited = await buildTestApp({ rateLimits: true })
+    try {
+      const user = await createUser(limited)
+      const agent = createAgent(limited.app)
+      await agent.login(user.username, user.password)
+      const profile = getProfileResponseSchema.parse((await agent.get('/api/v1/profile/')).json())
+      const feed = pathOf(profile.data.calendar_url)
+      const ip = '10.5.0.1'
+      for (let i = 0; i < calendarLimits.feed.points - 1; i++) {
+        await limited.app.rateLimit.consume(calendarLimits.feed, limitKeys.ip(ip))
+      }
+      const fetchFrom = (from: string) =>
+        limited.app.inject({ method: 'GET', url: feed, remoteAddress: from })
+      expect((await fetchFrom(ip)).statusCode).toBe(200)
+      const over = await fetchFrom(ip)
+      expect(over.statusCode).toBe(429)
+      expect(over.json().code).toBe('RATE_LIMITED')
+      expect(Number(over.headers['retry-after'])).toBeGreaterThan(0)
+      expect((await fetchFrom('10.5.0.2')).statusCode).toBe(200)
+    } finally {
+      await limited.close()
     }
   })
 })

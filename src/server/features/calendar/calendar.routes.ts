@@ -12,6 +12,11 @@ const CALENDAR_TYPE = 'text/calendar; charset=utf-8'
 export const calendarLimits = {
   /** New feed links for one member: enough for a few mistakes, not for a script. */
   reset: defineRateLimit('calendar-link-reset', 10, 3600),
+  /**
+   * Feed fetches from one address. Generous: a calendar service (Google's, Apple's) fetches the
+   * feeds of many members from few addresses, each a few times a day.
+   */
+  feed: defineRateLimit('calendar-feed', 600, 900),
 }
 
 /** The API's calendar calls: a podclub's `.ics` and a new feed link. */
@@ -63,8 +68,9 @@ export const calendarRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (a
 export const calendarFeedRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { deps }) => {
   app.get<{ Params: { file: string } }>(
     '/calendar/:file',
-    { config: { access: 'public' } },
+    { config: { access: 'public', secretParams: ['file'] } },
     async (request, reply) => {
+      await app.rateLimit.consume(calendarLimits.feed, limitKeys.address(request))
       const match = /^(.+)\.ics$/.exec(request.params.file)
       const feed = match ? await calendarFeed(deps, match[1]!) : null
       if (feed === null) {

@@ -615,3 +615,36 @@ describe('creating a podclub', () => {
     })
   })
 })
+
+describe('the Zoom link of a podclub', () => {
+  it('takes only web addresses as a Zoom link, when creating and when editing', async () => {
+    const podclub = await podclubIn(30 * DAY)
+    for (const zoomLink of [
+      'javascript:alert(document.cookie)',
+      ' JavaScript:alert(1)',
+      'data:text/html,<script>alert(1)</script>',
+      'vbscript:msgbox(1)',
+      'ftp://zoom.example/j/9',
+    ]) {
+      const created = await operator.post(
+        '/api/v1/controlpanel/podclubs/',
+        await operatorPodclubBody({ zoomLink }),
+      )
+      expect(created.statusCode, zoomLink).toBe(400)
+      expect(created.json(), zoomLink).toEqual({ zoomLink: ['Please enter a valid URL'] })
+      const edited = await operator.request(`/api/v1/controlpanel/podclubs/${podclub.id}/`, {
+        method: 'PATCH',
+        body: { zoomLink },
+      })
+      expect(edited.statusCode, zoomLink).toBe(400)
+      expect(edited.json(), zoomLink).toEqual({ zoomLink: ['Please enter a valid URL'] })
+    }
+    const [row] = await t.db.select().from(podclubs).where(eq(podclubs.id, podclub.id))
+    expect(row!.zoomLink).toBe('')
+    const http = await operator.request(`/api/v1/controlpanel/podclubs/${podclub.id}/`, {
+      method: 'PATCH',
+      body: { zoomLink: 'http://zoom.example/j/10' },
+    })
+    expect(http.json().data.zoom_link).toBe('http://zoom.example/j/10')
+  })
+})

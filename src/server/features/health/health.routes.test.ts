@@ -39,13 +39,28 @@ describe('/readyz', () => {
     expect(res.ms).toBeLessThan(2_000)
   })
 
-  it('names Redis when only Redis fails', async () => {
+  it('stays ready and reports Redis as degraded when only Redis fails or hangs', async () => {
+    for (const redis of [
+      async () => {
+        throw new Error('Connection is closed.')
+      },
+      never,
+    ]) {
+      const res = await readyWith(async () => [], redis)
+      expect(res).toMatchObject({ status: 200, body: { status: 'degraded', degraded: ['redis'] } })
+    }
+  })
+
+  it('answers 503 when the database fails, naming Redis too when it is also away', async () => {
     const res = await readyWith(
-      async () => [],
+      async () => {
+        throw new Error('connect ECONNREFUSED')
+      },
       async () => {
         throw new Error('Connection is closed.')
       },
     )
-    expect(res).toMatchObject({ status: 503, body: { failing: ['redis'] } })
+    expect(res.status).toBe(503)
+    expect(res.body).toEqual({ status: 'unavailable', failing: ['database'], degraded: ['redis'] })
   })
 })

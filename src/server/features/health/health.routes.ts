@@ -4,9 +4,11 @@ import { ping } from '../../db/client'
 import type { AppDeps } from '../../deps'
 
 const statusSchema = z.object({
-  status: z.enum(['ok', 'unavailable']),
-  /** What did not answer, when something did not. */
-  failing: z.array(z.enum(['database', 'redis'])).optional(),
+  status: z.enum(['ok', 'degraded', 'unavailable']),
+  /** What the app cannot serve without, when it did not answer: the process is not ready. */
+  failing: z.array(z.literal('database')).optional(),
+  /** What the app works on without, when it did not answer (Redis: limits count in the database). */
+  degraded: z.array(z.literal('redis')).optional(),
 })
 
 /** A check that has not answered within this long counts as failed: /readyz never hangs. */
@@ -35,19 +37,24 @@ export const healthRoutes: FastifyPluginAsyncZod<{
     '/readyz',
     { config, schema: { hide: true, response: { 200: statusSchema, 503: statusSchema } } },
     async (request, reply) => {
-      const checks = {
-        database: ping(deps.db),
-        ...(deps.redis ? { redis: deps.redis.ping() } : {}),
+      const [database, redis] = await Promise.allSettled([
+        withTimeout(ping(deps.db), readyTimeoutMs),
+        deps.redis ? withTimeout(deps.redis.ping(), readyTimeoutMs) : Promise.resolve(),
+      ])
+      const degraded = redis.status === 'rejected' ? { degraded: ['redis' as const] } : {}
+      if (database.status === 'rejected') {
+        request.log.warn({ failing: ['database'], ...degraded }, 'not ready')
+        return reply
+          .status(503)
+          .send({ status: 'unavailable' as const, failing: ['database' as const], ...degraded })
       }
-      const results = await Promise.allSettled(
-        Object.values(checks).map((check) => withTimeout(check, readyTimeoutMs)),
-      )
-      const failing = Object.keys(checks).filter((_, i) => results[i]!.status === 'rejected') as (
-        'database' | 'redis'
-      )[]
-      if (failing.length === 0) return { status: 'ok' as const }
-      request.log.warn({ failing }, 'not ready')
-      return reply.status(503).send({ status: 'unavailable' as const, failing })
+      if (redis.status === 'rejected') {
+        // The rate limits count in the database meanwhile: a load balancer must keep sending
+        // traffic, or an optional Redis would take every process out at once.
+        request.log.warn(degraded, 'ready without redis')
+        return { status: 'degraded' as const, ...degraded }
+      }
+      return { status: 'ok' as const }
     },
   )
 }

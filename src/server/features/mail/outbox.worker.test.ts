@@ -1,9 +1,11 @@
+import { createServer, type Server } from 'node:net'
 import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { Database, Db } from '../../db/client'
 import { outboxAttempts, outboxMessages } from '../../db/schema/index'
 import { fixedClock } from '../../lib/clock'
 import { startTestSmtp, type TestSmtp } from '../../testing/smtp'
+import { expectNothingUncaught } from '../../testing/uncaught'
 import { createTestDatabase } from '../../testing/test-db'
 import { enqueueMail, listEmailActivity, type OutgoingMail } from './mail.service'
 import { createLogTransport, createSmtpTransport, type MailTransport } from './mail.transport'
@@ -191,6 +193,39 @@ describe('outbox worker', () => {
     expect(delivered.status).toBe('delivered')
     expect(delivered.attempts).toBe(2)
     expect((await attemptsOf(id!)).map((a) => a.success)).toEqual([false, true])
+  })
+
+  it('survives an SMTP server that resets the connection, at once or mid-session, and delivers later', async () => {
+    // A server that greets (or not), then resets the connection on the first command.
+    const resetting = async (greet: boolean) => {
+      const server: Server = createServer((socket) => {
+        socket.on('error', () => {})
+        if (!greet) return socket.resetAndDestroy()
+        socket.write('220 podclub.test ESMTP\r\n')
+        socket.once('data', () => socket.resetAndDestroy())
+      })
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+      return { server, port: (server.address() as { port: number }).port }
+    }
+    const [id] = await enqueueInOwnTransaction(db, mail('Through a flaky server'))
+    for (const greet of [false, true]) {
+      const flaky = await resetting(greet)
+      const flakyTransport = createSmtpTransport(`smtp://127.0.0.1:${flaky.port}`)
+      try {
+        const result = await expectNothingUncaught(() =>
+          worker({ transport: flakyTransport }).runOnce(),
+        )
+        expect(result).toEqual({ delivered: 0, retried: 1, failed: 0 })
+        expect((await row(id!)).lastError).toMatch(/ECONNRESET|closed|socket|Connection/i)
+      } finally {
+        flakyTransport.close()
+        await new Promise((resolve) => flaky.server.close(resolve))
+      }
+      clock.advance(60 * 60_000)
+    }
+    expect(await worker().runOnce()).toEqual({ delivered: 1, retried: 0, failed: 0 })
+    expect(smtp.messages.map((m) => m.subject)).toEqual(['Through a flaky server'])
+    expect((await attemptsOf(id!)).map((a) => a.success)).toEqual([false, false, true])
   })
 
   it('delivers pending mail after a restart, and delivered mail is not sent again', async () => {

@@ -1,6 +1,7 @@
 import { eq, inArray } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import {
+  idempotencyKeys,
   outboxAttempts,
   outboxMessages,
   passwordResetTokens,
@@ -90,11 +91,16 @@ describe('pruneExpiredJob', () => {
       { userId: user.id, tokenHash: 'used-long-ago', expiresAt: at(hour), usedAt: at(-30 * hour) },
       { userId: user.id, tokenHash: 'fresh', expiresAt: at(hour) },
     ])
+    await t.db.insert(idempotencyKeys).values([
+      { userId: user.id, scope: 'register:1', key: 'day-old', createdAt: at(-25 * hour) },
+      { userId: user.id, scope: 'register:1', key: 'recent', createdAt: at(-23 * hour) },
+    ])
 
     expect(await pruneExpiredJob.run({ db: t.db, clock })).toEqual({
       sessions: 1,
       rateLimits: 1,
       resetTokens: 2,
+      idempotencyKeys: 1,
       outboxMessages: 0,
       outboxBodiesCleared: 0,
     })
@@ -105,6 +111,7 @@ describe('pruneExpiredJob', () => {
     expect((await t.db.select().from(passwordResetTokens)).map((r) => r.tokenHash)).toEqual([
       'fresh',
     ])
+    expect((await t.db.select().from(idempotencyKeys)).map((r) => r.key)).toEqual(['recent'])
   })
 })
 

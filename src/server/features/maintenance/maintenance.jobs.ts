@@ -1,6 +1,7 @@
 import { and, isNotNull, lt, or } from 'drizzle-orm'
 import type { Db } from '../../db/client'
-import { passwordResetTokens, rateLimits, sessions } from '../../db/schema/index'
+import { IDEMPOTENCY_KEY_TTL_MS } from '../../db/idempotency'
+import { idempotencyKeys, passwordResetTokens, rateLimits, sessions } from '../../db/schema/index'
 import type { Clock } from '../../lib/clock'
 import { pruneOutbox } from '../mail/mail.service'
 
@@ -8,8 +9,9 @@ const DAY_MS = 86_400_000
 
 /**
  * Deletes what has run out: sessions past their expiry, rate-limit counters past theirs, reset
- * tokens that expired or were used more than a day ago, and delivered or failed e-mails past the
- * outbox's retention (see `pruneOutbox`). Safe to run from every process.
+ * tokens that expired or were used more than a day ago, idempotency keys older than a day, and
+ * delivered or failed e-mails past the outbox's retention (see `pruneOutbox`). Safe to run from
+ * every process.
  */
 export const pruneExpiredJob = {
   id: 'prune-expired',
@@ -32,7 +34,16 @@ export const pruneExpiredJob = {
           or(lt(passwordResetTokens.expiresAt, dayAgo), lt(passwordResetTokens.usedAt, dayAgo)),
         )
         .returning({ id: passwordResetTokens.id })
-      return { sessions: s.length, rateLimits: r.length, resetTokens: t.length }
+      const k = await tx
+        .delete(idempotencyKeys)
+        .where(lt(idempotencyKeys.createdAt, new Date(now.getTime() - IDEMPOTENCY_KEY_TTL_MS)))
+        .returning({ key: idempotencyKeys.key })
+      return {
+        sessions: s.length,
+        rateLimits: r.length,
+        resetTokens: t.length,
+        idempotencyKeys: k.length,
+      }
     })
     const outbox = await pruneOutbox(deps.db, { now })
     return { ...deleted, outboxMessages: outbox.deleted, outboxBodiesCleared: outbox.bodiesCleared }

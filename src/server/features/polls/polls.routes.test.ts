@@ -4,8 +4,10 @@ import { CLUB_TIME_MESSAGES } from '#contract/club-time'
 import { getPollResponseSchema, pollSchema } from '#contract/polls'
 import { pollVotes, voteCodes } from '../../db/schema/index'
 import { fixedClock } from '../../lib/clock'
+import { limitKeys } from '../../plugins/rate-limit'
 import { buildTestApp, createAgent, createUser, type TestApp } from '../../testing/test-app'
 import { codeFromMail, createPollAs, operatorAgent, pollBody, requestCode } from './polls.testing'
+import { pollLimits } from './polls.routes'
 
 const START = '2026-11-10T17:00:00.000Z'
 const DAY = 24 * 60 * 60 * 1000
@@ -459,6 +461,29 @@ describe('rate limits', () => {
       }
       expect(statuses.slice(0, 20).every((s) => s === 200)).toBe(true)
       expect(statuses[20]).toBe(429)
+    } finally {
+      await limited.close()
+    }
+  })
+
+  it('answers 429 to a client checking vote codes far more often than people do', async () => {
+    const limited = await buildTestApp({ clock: fixedClock(START), rateLimits: true })
+    try {
+      const op = await operatorAgent(limited)
+      const poll = await createPollAs(op, pollBody(limited))
+      const ip = '10.3.3.1'
+      // Nearly the whole budget spent already, as a script going through codes would have.
+      for (let i = 0; i < pollLimits.codeCheck.points - 1; i++) {
+        await limited.app.rateLimit.consume(pollLimits.codeCheck, limitKeys.ip(ip))
+      }
+      const checker = createAgent(limited.app, { ip })
+      const last = await checker.get(`/api/v1/polls/${poll.id}/guess-1/`)
+      expect(last.statusCode).toBe(200)
+      const over = await checker.get(`/api/v1/polls/${poll.id}/guess-2/`)
+      expect(over.statusCode).toBe(429)
+      expect(Number(over.headers['retry-after'])).toBeGreaterThan(0)
+      const other = createAgent(limited.app, { ip: '10.3.3.2' })
+      expect((await other.get(`/api/v1/polls/${poll.id}/guess-3/`)).statusCode).toBe(200)
     } finally {
       await limited.close()
     }

@@ -24,6 +24,11 @@ export const pollLimits = {
   inviteEmail: defineRateLimit('poll-invite-email', 5, 60 * MINUTE),
   /** Votes (and code guesses) from one client. */
   cast: defineRateLimit('poll-cast', 30, 15 * MINUTE),
+  /**
+   * Vote-code checks from one client: every poll page opened from a mail makes one, so the wall
+   * is far above what people do, and only there for scripts trying codes.
+   */
+  codeCheck: defineRateLimit('poll-code-check', 120, 15 * MINUTE),
 }
 
 export const pollRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
@@ -41,12 +46,13 @@ export const pollRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, 
   app.get(
     '/polls/:pollId/:voteCode/',
     {
-      config: { access: 'public' },
+      config: { access: 'public', secretParams: ['voteCode'] },
       schema: { tags, params: getPollParamsSchema, response: { 200: getPollResponseSchema } },
     },
-    async (request) => ({
-      data: await getPoll(deps, request.params.pollId, request.params.voteCode),
-    }),
+    async (request) => {
+      await app.rateLimit.consume(pollLimits.codeCheck, limitKeys.address(request))
+      return { data: await getPoll(deps, request.params.pollId, request.params.voteCode) }
+    },
   )
 
   app.post(

@@ -29,6 +29,31 @@ const feedOf = async (app: TestApp) =>
   ).data
 
 describe('seats and the feed across app processes', () => {
+  it('toggles once when a retry with the same Idempotency-Key races the first request through the other instance', async () => {
+    const host = await createUser(a)
+    for (let round = 0; round < 5; round++) {
+      const podclub = await insertPodclub(a.db, host.id)
+      const user = await createUser(a)
+      const onA = createAgent(a.app)
+      await onA.login(user.username, user.password)
+      // The same browser (cookies) sending its retry to the other process.
+      const onB = createAgent(b.app)
+      for (const [name, cookie] of onA.jar) onB.jar.set(name, cookie)
+      const headers = { 'idempotency-key': `race-${round}` }
+      const answers = await Promise.all([
+        onA.post(`/api/v1/register/${podclub.id}/`, undefined, { headers }),
+        onB.post(`/api/v1/register/${podclub.id}/`, undefined, { headers }),
+      ])
+      expect(answers.map((r) => r.statusCode)).toEqual([200, 200])
+      expect(answers.map((r) => r.json())).toEqual([
+        { data: { registered: true, seats_left: 8 } },
+        { data: { registered: true, seats_left: 8 } },
+      ])
+      const listed = (await feedOf(b)).find((p) => p.id === podclub.id)!
+      expect(listed.api_registered_usernames.reserved).toEqual([user.username])
+    }
+  })
+
   it('sells exactly 9 seats when 40 members ask at once through two instances', async () => {
     const host = await createUser(a)
     const podclub = await insertPodclub(a.db, host.id)

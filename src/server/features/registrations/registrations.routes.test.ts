@@ -1,6 +1,8 @@
+import { and, count, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { detailErrorSchema } from '#contract/common'
 import { registrationStateResponseSchema } from '#contract/podclubs'
+import { registrations } from '../../db/schema/index'
 import { buildTestApp, createAgent, createUser, type TestApp } from '../../testing/test-app'
 import { insertPodclub } from '../podclubs/podclubs.fixtures'
 
@@ -119,5 +121,78 @@ describe('POST /register/:podclubId/', () => {
     expect((await agent.post('/api/v1/register/999999/')).statusCode).toBe(404)
     expect((await agent.post('/api/v1/register/abc/')).statusCode).toBe(400)
     expect((await agent.post('/api/v1/register/99999999999/')).statusCode).toBe(400)
+  })
+})
+
+describe('POST /register/:podclubId/ with an Idempotency-Key', () => {
+  const toggle = (agent: ReturnType<typeof createAgent>, podclubId: number, key?: string) =>
+    agent.post(`/api/v1/register/${podclubId}/`, undefined, {
+      headers: key === undefined ? {} : { 'idempotency-key': key },
+    })
+  const seatsHeld = async (podclubId: number, userId: number) => {
+    const [row] = await t.db
+      .select({ n: count() })
+      .from(registrations)
+      .where(and(eq(registrations.podclubId, podclubId), eq(registrations.userId, userId)))
+    return row!.n
+  }
+
+  it('repeats the first answer to a retry with the same key instead of giving the seat back', async () => {
+    const host = await createUser(t)
+    const podclub = await insertPodclub(t.db, host.id)
+    const { user, agent } = await loggedIn()
+    const first = await toggle(agent, podclub.id, 'click-1')
+    expect(first.json()).toEqual({ data: { registered: true, seats_left: 8 } })
+    for (let retry = 0; retry < 2; retry++) {
+      const again = await toggle(agent, podclub.id, 'click-1')
+      expect(again.statusCode).toBe(200)
+      expect(again.json()).toEqual(first.json())
+    }
+    expect(await seatsHeld(podclub.id, user.id)).toBe(1)
+    // A new click is a new key: it gives the seat back.
+    const cancel = await toggle(agent, podclub.id, 'click-2')
+    expect(cancel.json()).toEqual({ data: { registered: false, seats_left: 9 } })
+    expect(await seatsHeld(podclub.id, user.id)).toBe(0)
+  })
+
+  it('keeps a key to its member and its podclub: the same key elsewhere is a new request', async () => {
+    const host = await createUser(t)
+    const [p1, p2] = [await insertPodclub(t.db, host.id), await insertPodclub(t.db, host.id)]
+    const a = await loggedIn()
+    const b = await loggedIn()
+    expect((await toggle(a.agent, p1.id, 'same-key')).json().data.registered).toBe(true)
+    expect((await toggle(b.agent, p1.id, 'same-key')).json().data).toEqual({
+      registered: true,
+      seats_left: 7,
+    })
+    expect((await toggle(a.agent, p2.id, 'same-key')).json().data.registered).toBe(true)
+    expect(await seatsHeld(p1.id, b.user.id)).toBe(1)
+    expect(await seatsHeld(p2.id, a.user.id)).toBe(1)
+  })
+
+  it('tries a refused request afresh: nothing was written for its key', async () => {
+    const host = await loggedIn()
+    const podclub = await insertPodclub(t.db, host.user.id)
+    for (let i = 0; i < 2; i++) {
+      const res = await toggle(host.agent, podclub.id, 'host-click')
+      expect(res.statusCode).toBe(409)
+    }
+  })
+
+  it('answers 400 to a malformed key and changes nothing', async () => {
+    const host = await createUser(t)
+    const podclub = await insertPodclub(t.db, host.id)
+    const { user, agent } = await loggedIn()
+    for (const key of ['', 'x'.repeat(101), 'has space', 'semi;colon', 'dot.dot', 'ключ']) {
+      const res = await toggle(agent, podclub.id, key)
+      expect(res.statusCode, key).toBe(400)
+      expect(res.json(), key).toEqual({
+        'idempotency-key': [
+          'Idempotency-Key must be 1 to 100 letters, digits, hyphens or underscores.',
+        ],
+      })
+    }
+    expect(await seatsHeld(podclub.id, user.id)).toBe(0)
+    expect((await toggle(agent, podclub.id, 'x'.repeat(100))).statusCode).toBe(200)
   })
 })

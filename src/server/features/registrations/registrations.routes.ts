@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import {
+  idempotentWriteHeadersSchema,
   podclubIdParamsSchema,
   registrationStateResponseSchema,
   seatWaitlistStateResponseSchema,
@@ -28,12 +29,14 @@ export const registrationRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = asyn
         tags: ['registrations'],
         summary: 'Take a seat, or give it back when already holding one',
         params: podclubIdParamsSchema,
+        headers: idempotentWriteHeadersSchema,
         response: { 200: registrationStateResponseSchema },
       },
     },
     async (request) => {
       await app.rateLimit.consume(registrationLimits.toggle, limitKeys.account(request.member.id))
-      return { data: await toggleSeat(deps, request.member, request.params.podclubId) }
+      const key = request.headers['idempotency-key']
+      return { data: await toggleSeat(deps, request.member, request.params.podclubId, key) }
     },
   )
 
@@ -45,12 +48,16 @@ export const registrationRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = asyn
         tags: ['registrations'],
         summary: "Join a full podclub's seat waitlist, or leave it",
         params: podclubIdParamsSchema,
+        headers: idempotentWriteHeadersSchema,
         response: { 200: seatWaitlistStateResponseSchema },
       },
     },
     async (request) => {
       await app.rateLimit.consume(registrationLimits.waitlist, limitKeys.account(request.member.id))
-      return { data: await toggleSeatWaitlist(deps, request.member, request.params.podclubId) }
+      const key = request.headers['idempotency-key']
+      return {
+        data: await toggleSeatWaitlist(deps, request.member, request.params.podclubId, key),
+      }
     },
   )
 }

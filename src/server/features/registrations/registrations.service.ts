@@ -3,6 +3,7 @@ import { SEATS_PER_PODCLUB, type RegistrationState } from '#contract/podclubs'
 import type { AppDeps } from '../../deps'
 import type { Tx } from '../../db/client'
 import { registrations, seatWaitlist } from '../../db/schema/index'
+import { runOnce } from '../../db/idempotency'
 import { transaction } from '../../db/transaction'
 import { AppError } from '../../lib/app-error'
 import type { AuthUser } from '../../plugins/session'
@@ -39,24 +40,41 @@ async function insertSeat(
  * Takes a seat when the member holds none, gives it back when they do (CONTRACT.md: one call
  * toggles). The podclub row is locked for the whole transaction, so the 10th reservation can
  * never be written. A seat given back goes, in the same transaction, to the first member on the
- * seat waitlist.
+ * seat waitlist. A retry sent with the same `idempotencyKey` gets the first answer again and
+ * changes nothing (see `runOnce`).
  */
 export async function toggleSeat(
   deps: AppDeps,
   actor: AuthUser,
   podclubId: number,
+  idempotencyKey?: string,
 ): Promise<RegistrationState> {
-  return transaction(deps, async (tx) => {
-    const { podclub, held, taken } = await lockForSeatChange(tx, deps, podclubId, actor.id)
-    if (podclub.podmeisterId === actor.id) throw refuse(PODMEISTER_HAS_SEAT)
-    if (!held) return insertSeat(tx, deps, podclub.id, actor.id, taken)
+  const call = {
+    userId: actor.id,
+    scope: `register:${podclubId}`,
+    key: idempotencyKey,
+    now: deps.clock.now(),
+  }
+  return transaction(deps, (tx) =>
+    runOnce(tx, call, () => toggleSeatIn(tx, deps, actor, podclubId)),
+  )
+}
 
-    await tx.delete(registrations).where(eq(registrations.id, held.id))
-    await mailSeatChanges(tx, deps, podclub.id, [{ userId: actor.id, kind: 'cancelled' }])
-    const promoted = await promoteFromSeatWaitlist(tx, deps, podclub.id)
-    await bumpPodclubsVersion(tx)
-    return { registered: false, seats_left: SEATS_PER_PODCLUB - (taken - 1 + promoted.length) }
-  })
+async function toggleSeatIn(
+  tx: Tx,
+  deps: AppDeps,
+  actor: AuthUser,
+  podclubId: number,
+): Promise<RegistrationState> {
+  const { podclub, held, taken } = await lockForSeatChange(tx, deps, podclubId, actor.id)
+  if (podclub.podmeisterId === actor.id) throw refuse(PODMEISTER_HAS_SEAT)
+  if (!held) return insertSeat(tx, deps, podclub.id, actor.id, taken)
+
+  await tx.delete(registrations).where(eq(registrations.id, held.id))
+  await mailSeatChanges(tx, deps, podclub.id, [{ userId: actor.id, kind: 'cancelled' }])
+  const promoted = await promoteFromSeatWaitlist(tx, deps, podclub.id)
+  await bumpPodclubsVersion(tx)
+  return { registered: false, seats_left: SEATS_PER_PODCLUB - (taken - 1 + promoted.length) }
 }
 
 /**

@@ -288,3 +288,28 @@ describe('seat e-mails', () => {
     expect((await deliverAll()).filter((x) => x.subject.startsWith('Changed:'))).toHaveLength(0)
   })
 })
+
+describe('POST /podclubs/:podclubId/seat_waitlist/ with an Idempotency-Key', () => {
+  it('repeats the first answer to a retry with the same key instead of leaving the line', async () => {
+    const { podclub } = await fullPodclub()
+    const m = await member()
+    const join = (key: string) =>
+      m.agent.post(`/api/v1/podclubs/${podclub.id}/seat_waitlist/`, undefined, {
+        headers: { 'idempotency-key': key },
+      })
+    const first = await join('join-1')
+    expect(seatWaitlistStateResponseSchema.parse(first.json()).data).toEqual({
+      waitlisted: true,
+      position: 1,
+    })
+    const retry = await join('join-1')
+    expect(retry.json()).toEqual(first.json())
+    expect((await feedEntry(podclub.id)).seat_waitlist.waiting).toEqual([m.user.username])
+    // The same key on the seat call is another call's key: it does not replay this answer.
+    const register = await m.agent.post(`/api/v1/register/${podclub.id}/`, undefined, {
+      headers: { 'idempotency-key': 'join-1' },
+    })
+    expect(register.statusCode).toBe(409)
+    expect((await join('leave-1')).json().data).toEqual({ waitlisted: false, position: null })
+  })
+})

@@ -2,6 +2,7 @@ import { and, asc, count, eq, lte } from 'drizzle-orm'
 import { SEATS_PER_PODCLUB, type SeatWaitlistState } from '#contract/podclubs'
 import type { Tx } from '../../db/client'
 import { podclubs, registrations, seatWaitlist } from '../../db/schema/index'
+import { runOnce } from '../../db/idempotency'
 import { transaction } from '../../db/transaction'
 import type { AppDeps } from '../../deps'
 import type { AuthUser } from '../../plugins/session'
@@ -20,35 +21,52 @@ async function positionOf(tx: Tx, podclubId: number, entryId: number): Promise<n
 /**
  * Joins or leaves the seat waitlist of a full podclub (CONTRACT.md, beyond the spec). Only for
  * members without a seat who don't host it, while no seat is free (a free seat is taken with the
- * register call instead) and before the podclub starts.
+ * register call instead) and before the podclub starts. A retry sent with the same
+ * `idempotencyKey` gets the first answer again and changes nothing (see `runOnce`).
  */
 export async function toggleSeatWaitlist(
   deps: AppDeps,
   actor: AuthUser,
   podclubId: number,
+  idempotencyKey?: string,
 ): Promise<SeatWaitlistState> {
-  return transaction(deps, async (tx) => {
-    const { podclub, held, taken } = await lockForSeatChange(tx, deps, podclubId, actor.id)
-    if (podclub.podmeisterId === actor.id) {
-      throw refuse('The podmeister always has a seat and cannot join the seat waitlist.')
-    }
-    if (held) throw refuse('You already have a seat at this podclub.')
-    const mine = and(eq(seatWaitlist.podclubId, podclub.id), eq(seatWaitlist.userId, actor.id))
-    const [left] = await tx.delete(seatWaitlist).where(mine).returning({ id: seatWaitlist.id })
-    if (left) {
-      await bumpPodclubsVersion(tx)
-      return { waitlisted: false, position: null }
-    }
-    if (taken < SEATS_PER_PODCLUB) {
-      throw refuse('A seat is free: register for it instead of joining the seat waitlist.')
-    }
-    const [entry] = await tx
-      .insert(seatWaitlist)
-      .values({ podclubId: podclub.id, userId: actor.id })
-      .returning({ id: seatWaitlist.id })
+  const call = {
+    userId: actor.id,
+    scope: `seat-waitlist:${podclubId}`,
+    key: idempotencyKey,
+    now: deps.clock.now(),
+  }
+  return transaction(deps, (tx) =>
+    runOnce(tx, call, () => toggleSeatWaitlistIn(tx, deps, actor, podclubId)),
+  )
+}
+
+async function toggleSeatWaitlistIn(
+  tx: Tx,
+  deps: AppDeps,
+  actor: AuthUser,
+  podclubId: number,
+): Promise<SeatWaitlistState> {
+  const { podclub, held, taken } = await lockForSeatChange(tx, deps, podclubId, actor.id)
+  if (podclub.podmeisterId === actor.id) {
+    throw refuse('The podmeister always has a seat and cannot join the seat waitlist.')
+  }
+  if (held) throw refuse('You already have a seat at this podclub.')
+  const mine = and(eq(seatWaitlist.podclubId, podclub.id), eq(seatWaitlist.userId, actor.id))
+  const [left] = await tx.delete(seatWaitlist).where(mine).returning({ id: seatWaitlist.id })
+  if (left) {
     await bumpPodclubsVersion(tx)
-    return { waitlisted: true, position: await positionOf(tx, podclub.id, entry!.id) }
-  })
+    return { waitlisted: false, position: null }
+  }
+  if (taken < SEATS_PER_PODCLUB) {
+    throw refuse('A seat is free: register for it instead of joining the seat waitlist.')
+  }
+  const [entry] = await tx
+    .insert(seatWaitlist)
+    .values({ podclubId: podclub.id, userId: actor.id })
+    .returning({ id: seatWaitlist.id })
+  await bumpPodclubsVersion(tx)
+  return { waitlisted: true, position: await positionOf(tx, podclub.id, entry!.id) }
 }
 
 /**

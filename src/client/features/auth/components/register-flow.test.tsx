@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import {
   INVALID_INVITE_CODE_MESSAGE,
+  SIGNUP_EMAIL_REFUSED_MESSAGE,
   validateInviteCodeResponseSchema,
   whoamiResponseSchema,
   type SessionUser,
@@ -205,6 +206,24 @@ describe('register: form and code of conduct', () => {
       ),
     )
     expect(queryToasts()[0]).toHaveTextContent('Failed to create account')
+  })
+
+  it("puts the refusal of a member's e-mail address on its field", async () => {
+    const { user, router } = await renderRegister('/register/WELCOME1', () =>
+      replyError(400, { email: [SIGNUP_EMAIL_REFUSED_MESSAGE] }),
+    )
+    await screen.findByLabelText('username')
+    await fillForm(user)
+    await user.click(screen.getByRole('button', { name: '[ create account ]' }))
+    await user.click(await screen.findByRole('button', { name: '[ accept & continue ]' }))
+
+    await waitFor(() =>
+      expect(screen.getByLabelText('email')).toHaveAccessibleDescription(
+        SIGNUP_EMAIL_REFUSED_MESSAGE,
+      ),
+    )
+    expect(queryToasts()[0]).toHaveTextContent('Failed to create account')
+    expect(router.state.location.pathname).toBe('/register/WELCOME1')
   })
 
   it('goes back to the invite step when the code was used meanwhile', async () => {

@@ -1,18 +1,28 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { registrationStateResponseSchema } from '#contract/podclubs'
+import { IDEMPOTENCY_KEY_HEADER, registrationStateResponseSchema } from '#contract/podclubs'
 import { api } from '#client/lib/api-client'
+import { retryUnansweredWrite } from '#client/lib/idempotency-key'
 import { PODCLUBS_SCOPE } from './get-upcoming-podclubs'
 
+/** One click on a seat button: the podclub, and the key that makes its retries safe. */
+export type ToggleSeatVariables = { podclubId: number; idempotencyKey: string }
+
 /** POST /register/:id/ takes a seat, or gives it back when the member holds one. */
-export function toggleRegistration(podclubId: number) {
-  return api.post(`/register/${podclubId}/`, registrationStateResponseSchema)
+export function toggleRegistration({ podclubId, idempotencyKey }: ToggleSeatVariables) {
+  return api.post(`/register/${podclubId}/`, registrationStateResponseSchema, {
+    headers: { [IDEMPOTENCY_KEY_HEADER]: idempotencyKey },
+  })
 }
 
-/** Toggles a seat; the feed (and every podclub list) reloads once it is done. */
+/**
+ * Toggles a seat; the feed (and every podclub list) reloads once it is done. A click whose
+ * answer got lost is sent again with its key, so it never gives back the seat it just took.
+ */
 export function useToggleRegistration() {
   const queryClient = useQueryClient()
   return useMutation({
-    mutationFn: (podclubId: number) => toggleRegistration(podclubId),
+    mutationFn: toggleRegistration,
+    retry: retryUnansweredWrite,
     onSettled: () => queryClient.invalidateQueries({ queryKey: [PODCLUBS_SCOPE] }),
   })
 }

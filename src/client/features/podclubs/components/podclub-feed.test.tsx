@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import {
   listPodclubsResponseSchema,
+  registrationStateResponseSchema,
   seatWaitlistStateResponseSchema,
   type Podclub,
 } from '#contract/podclubs'
@@ -119,5 +120,48 @@ describe('the seat waitlist on the home feed', () => {
       expect(queryToasts()[0]).toHaveTextContent('Failed to leave the seat waitlist'),
     )
     expect(queryToasts()[0]).toHaveTextContent('This podclub has already started.')
+  })
+})
+
+describe('seat clicks and their Idempotency-Key', () => {
+  it('sends a new key per click, and the same key again when a click gets no answer', async () => {
+    let podclub = podclubFixture({ seats_left: 5 })
+    let calls = 0
+    const { api, user } = renderWithProviders({
+      path: '/home',
+      currentUser: member,
+      handlers: {
+        'GET /all_upcoming_podclubs/': () => reply(listPodclubsResponseSchema, { data: [podclub] }),
+        'POST /register/:id/': () => {
+          calls += 1
+          // The first try of the first click is lost on its way back; then the server answers.
+          if (calls === 1) return { kind: 'network-error' }
+          const registered = !podclub.api_registered_usernames.reserved.includes(member.username)
+          podclub = {
+            ...podclub,
+            seats_left: registered ? 4 : 5,
+            api_registered_usernames: { reserved: registered ? [member.username] : [] },
+          }
+          return reply(registrationStateResponseSchema, {
+            data: { registered, seats_left: podclub.seats_left },
+          })
+        },
+      },
+    })
+    const card = await screen.findByRole('article', { name: podclub.episode_title })
+    await user.click(within(card).getByRole('button', { name: '[ register ]' }))
+    await waitFor(() => expect(queryToasts()[0]).toHaveTextContent('Successfully registered'), {
+      timeout: 5_000,
+    })
+    await user.click(await within(card).findByRole('button', { name: '[ cancel ]' }))
+    await waitFor(() => expect(calls).toBe(3))
+
+    const keys = api.callsTo('POST /register/:id/').map((c) => c.headers.get('Idempotency-Key'))
+    expect(keys).toHaveLength(3)
+    expect(keys[0]).toMatch(/^[0-9a-f]{32}$/)
+    // The retry of the first click carried its key; the second click a new one.
+    expect(keys[1]).toBe(keys[0])
+    expect(keys[2]).toMatch(/^[0-9a-f]{32}$/)
+    expect(keys[2]).not.toBe(keys[0])
   })
 })

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react'
 import type { Podclub } from '#contract/podclubs'
 import { Button } from '#client/components/ui/button'
 import { isApiError } from '#client/lib/api-client'
+import { newIdempotencyKey } from '#client/lib/idempotency-key'
 import { toast } from '#client/lib/toast'
 import { usePublicConfig } from '#client/features/config/api/get-public-config'
 import { useUpcomingPodclubs } from '../api/get-upcoming-podclubs'
@@ -56,44 +57,51 @@ export function PodclubFeed({ username, renderBlock }: PodclubFeedProps) {
     appUrl: config.data?.app_url ?? window.location.origin,
   }
   const handleToggle = (podclub: Podclub, isRegistered: boolean) => {
-    toggle.mutate(podclub.id, {
-      onSuccess: (state) =>
-        toast({
-          title: state.registered
-            ? 'Successfully registered for the podclub'
-            : 'Successfully canceled registration',
-        }),
-      onError: (error) =>
-        toast({
-          title: isRegistered ? 'Failed to cancel registration' : 'Registration failed',
-          description: isApiError(error) ? error.message : undefined,
-          variant: 'destructive',
-        }),
-    })
+    // One click, one key: the mutation's own retries reuse it.
+    toggle.mutate(
+      { podclubId: podclub.id, idempotencyKey: newIdempotencyKey() },
+      {
+        onSuccess: (state) =>
+          toast({
+            title: state.registered
+              ? 'Successfully registered for the podclub'
+              : 'Successfully canceled registration',
+          }),
+        onError: (error) =>
+          toast({
+            title: isRegistered ? 'Failed to cancel registration' : 'Registration failed',
+            description: isApiError(error) ? error.message : undefined,
+            variant: 'destructive',
+          }),
+      },
+    )
   }
 
   const handleToggleWaitlist = (podclub: Podclub, isWaitlisted: boolean) => {
-    waitlist.mutate(podclub.id, {
-      onSuccess: (state) =>
-        toast(
-          state.waitlisted
-            ? {
-                title: 'Joined the seat waitlist',
-                description: state.position
-                  ? `You're #${state.position} in line for a freed seat.`
-                  : undefined,
-              }
-            : { title: 'Left the seat waitlist' },
-        ),
-      onError: (error) =>
-        toast({
-          title: isWaitlisted
-            ? 'Failed to leave the seat waitlist'
-            : 'Failed to join the seat waitlist',
-          description: isApiError(error) ? error.message : undefined,
-          variant: 'destructive',
-        }),
-    })
+    waitlist.mutate(
+      { podclubId: podclub.id, idempotencyKey: newIdempotencyKey() },
+      {
+        onSuccess: (state) =>
+          toast(
+            state.waitlisted
+              ? {
+                  title: 'Joined the seat waitlist',
+                  description: state.position
+                    ? `You're #${state.position} in line for a freed seat.`
+                    : undefined,
+                }
+              : { title: 'Left the seat waitlist' },
+          ),
+        onError: (error) =>
+          toast({
+            title: isWaitlisted
+              ? 'Failed to leave the seat waitlist'
+              : 'Failed to join the seat waitlist',
+            description: isApiError(error) ? error.message : undefined,
+            variant: 'destructive',
+          }),
+      },
+    )
   }
 
   return (
@@ -107,9 +115,11 @@ export function PodclubFeed({ username, renderBlock }: PodclubFeedProps) {
             <PodclubCard
               podclub={item.podclub}
               username={username}
-              isPending={toggle.isPending && toggle.variables === item.podclub.id}
+              isPending={toggle.isPending && toggle.variables?.podclubId === item.podclub.id}
               onToggle={handleToggle}
-              isWaitlistPending={waitlist.isPending && waitlist.variables === item.podclub.id}
+              isWaitlistPending={
+                waitlist.isPending && waitlist.variables?.podclubId === item.podclub.id
+              }
               onToggleWaitlist={handleToggleWaitlist}
               share={share}
             />

@@ -5,6 +5,7 @@ import {
   passwordResetMail,
   renderMail,
   type RenderedMail,
+  signupAttemptMail,
   welcomeMail,
 } from './index'
 
@@ -24,6 +25,7 @@ const templates: [string, RenderedMail, string][] = [
     passwordResetMail({ username: 'ada', resetUrl: `${APP}/password-reset/abc.def` }),
     `${APP}/password-reset/abc.def`,
   ],
+  ['sign-up attempt', signupAttemptMail({ appUrl: APP, username: 'ada' }), `${APP}/login`],
   [
     'e-mail confirmation',
     emailConfirmationMail({ username: 'ada', confirmUrl: `${APP}/confirm-email/1/tok` }),
