@@ -49,7 +49,7 @@ export const INVALID_INVITE_CODE_MESSAGE =
 export const USED_INVITE_CODE_MESSAGE = 'This invite code has already been used'
 /**
  * Sign-up's answer when the e-mail address belongs to an account: it does not say so, and the
- * owner gets an e-mail instead (docs/decisions/011).
+ * owner gets an e-mail instead (docs/decisions/013).
  */
 export const SIGNUP_EMAIL_REFUSED_MESSAGE =
   'We could not create an account with this e-mail address. If it is yours, log in or reset your password; we have e-mailed it instructions.'

@@ -24,6 +24,8 @@ export const linkPaths = {
     `/unsubscribe/one-click/${segment(userId)}/${segment(token)}`,
   /** A member's secret calendar feed (a server route, not a page). */
   calendarFeed: (token: string) => `/calendar/${segment(token)}.ics`,
+  login: () => '/login',
+  forgotPassword: () => '/forgot-password',
   passwordReset: (token: string) => `/password-reset/${segment(token)}`,
   confirmEmail: (userId: number, token: string) =>
     `/confirm-email/${segment(userId)}/${segment(token)}`,

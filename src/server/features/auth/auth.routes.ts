@@ -28,7 +28,7 @@ const MINUTE = 60
 
 /**
  * Attempts allowed per key and window (seconds). Logins are counted so that guessing is walled
- * in without handing strangers a way to lock someone out (docs/decisions/010):
+ * in without handing strangers a way to lock someone out (docs/decisions/012):
  * - from a browser that has logged in to the account before (its signed device cookie), only
  *   that browser's attempts on that account count, `loginDevice`;
  * - from anywhere else, the attempts of one address on one account (`loginAccountAddress`,

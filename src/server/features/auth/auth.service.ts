@@ -77,7 +77,7 @@ export async function checkInviteCode(db: Db, code: string): Promise<void> {
  *
  * A taken username is said so (usernames are public in the club). A taken e-mail address is
  * not: the answer is a refusal that names no account, and the address's owner is e-mailed
- * instead, at most once an hour (docs/decisions/011).
+ * instead, at most once an hour (docs/decisions/013).
  */
 export async function signUp(deps: AppDeps, body: CreateSignupBody): Promise<AuthUser> {
   const passwordHash = await hashPassword(body.password)

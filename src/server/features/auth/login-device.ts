@@ -4,7 +4,7 @@ import { hmac, randomToken, safeEqual } from '../../lib/tokens'
  * The cookie a browser gets at a successful login: it names the account and a random device id,
  * signed with the server's secret. A login to that same account from that browser is counted per
  * device instead of against the account's ceiling, so strangers who fail at an account from
- * elsewhere cannot lock its owner out (docs/decisions/010). HttpOnly, and sent to the login call
+ * elsewhere cannot lock its owner out (docs/decisions/012). HttpOnly, and sent to the login call
  * only.
  */
 export const LOGIN_DEVICE_COOKIE = 'login_device'
