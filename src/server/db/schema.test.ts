@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { pgError } from '../lib/db-errors'
 import { createTestDatabase, type TestDatabase } from '../testing/test-db'
 import type { Db } from './client'
+import { eq } from 'drizzle-orm'
 import {
+  cacheVersions,
   hindsights,
   inviteCodes,
   podcasts,
@@ -188,5 +190,37 @@ describe('schema constraints', () => {
       UNIQUE,
       'poll_votes_vote_code_unique',
     )
+  })
+
+  it('bumps the feed version itself on every change the upcoming feed shows', async () => {
+    const version = async () =>
+      (await db.select().from(cacheVersions).where(eq(cacheVersions.name, 'podclubs')))[0]
+        ?.version ?? 0
+    const [other] = await db
+      .insert(users)
+      .values({ username: 'feed.watcher', email: 'feed@example.com', passwordHash: 'x' })
+      .returning()
+    const changes: [string, () => Promise<unknown>][] = [
+      ['a seat', () => db.insert(registrations).values({ podclubId, userId: other!.id })],
+      ['a podclub', () => db.update(podclubs).set({ episodeTitle: 'Renamed' })],
+      ['a podcast name', () => db.update(podcasts).set({ name: 'Radiolab!' })],
+      [
+        'a username',
+        () => db.update(users).set({ username: 'feed.watcher2' }).where(eq(users.id, other!.id)),
+      ],
+      [
+        'a seat given back',
+        () => db.delete(registrations).where(eq(registrations.userId, other!.id)),
+      ],
+    ]
+    for (const [what, change] of changes) {
+      const before = await version()
+      await change()
+      expect(await version(), what).toBe(before + 1)
+    }
+    // What the feed does not show leaves it alone.
+    const before = await version()
+    await db.update(users).set({ city: 'Queens' }).where(eq(users.id, other!.id))
+    expect(await version()).toBe(before)
   })
 })
