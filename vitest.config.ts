@@ -98,6 +98,7 @@ export default defineConfig({
                 // about PGlite, and lib/ has no queries.
                 exclude: [
                   'src/server/db/client.test.ts',
+                  'src/server/db/backup.test.ts',
                   'src/server/main.test.ts',
                   'src/server/lib/**',
                   '**/*.redis.test.ts',

@@ -1,4 +1,5 @@
 import { readFileSync, realpathSync } from 'node:fs'
+import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { desc, eq } from 'drizzle-orm'
 import type { z } from 'zod'
@@ -6,6 +7,13 @@ import { emailSchema, usernameSchema } from '#contract/auth'
 import { clubDay } from '#contract/club-time'
 import { idSchema } from '#contract/common'
 import { updateChatlogBodySchema } from '#contract/control-panel'
+import {
+  BackupError,
+  backupPglite,
+  backupPostgres,
+  restorePglite,
+  restorePostgres,
+} from './db/backup'
 import { DataDirInUseError, type Db, openDatabase } from './db/client'
 import { inviteCodes, users, waitlistEntries } from './db/schema/index'
 import { setPassword } from './features/accounts/password-reset.service'
@@ -22,18 +30,19 @@ import { randomToken } from './lib/tokens'
 /** Bad input or a refusal the user can act on: printed as is, exit code 2. */
 class UsageError extends Error {}
 
+type Input = Record<string, string | number>
+type Progress = (message: string) => void
+
 type Command = {
   args: string[]
   summary: string
   /** Checks the arguments before anything is opened; returns what `run` needs. */
-  parse: (args: string[]) => Record<string, string | number>
-  run: (
-    db: Db,
-    env: Env,
-    input: Record<string, string | number>,
-    progress: (message: string) => void,
-  ) => Promise<string>
-}
+  parse: (args: string[]) => Input
+} & (
+  | { run: (db: Db, env: Env, input: Input, progress: Progress) => Promise<string> }
+  /** A command that opens (or must not open) the database its own way: backup and restore. */
+  | { runOnItsOwn: (env: Env, input: Input, progress: Progress) => Promise<string> }
+)
 
 function check<T>(schema: z.ZodType<T>, value: string | undefined, name: string): T {
   const parsed = schema.safeParse(value ?? '')
@@ -167,6 +176,40 @@ const commands: Record<string, Command> = {
       return `Saved the chat log of podclub ${podclub.id} ("${podclub.episode_title}").`
     },
   },
+  backup: {
+    args: ['<file>'],
+    summary:
+      'copy the database to a new file; on PGlite the server may keep running, on PostgreSQL it runs pg_dump',
+    parse: (args) => {
+      expectArgs('backup', args, 1)
+      return { file: path.resolve(args[0]!) }
+    },
+    runOnItsOwn: async (env, { file }, progress) => {
+      progress(`backing up to ${file}...`)
+      const { bytes } = env.DATABASE_URL
+        ? await backupPostgres(env.DATABASE_URL, String(file))
+        : await backupPglite(env.DATA_DIR, String(file))
+      return `Backed up to ${file} (${(bytes / 1024 / 1024).toFixed(1)} MiB).`
+    },
+  },
+  restore: {
+    args: ['<file>'],
+    summary:
+      'restore a backup into an empty DATA_DIR (PGlite) or an empty database (PostgreSQL, with pg_restore)',
+    parse: (args) => {
+      expectArgs('restore', args, 1)
+      return { file: path.resolve(args[0]!) }
+    },
+    runOnItsOwn: async (env, { file }, progress) => {
+      progress(`restoring ${file}...`)
+      if (env.DATABASE_URL) {
+        await restorePostgres(env.DATABASE_URL, String(file))
+        return `Restored ${file} into the database of DATABASE_URL. Start the server to serve it.`
+      }
+      await restorePglite(env.DATA_DIR, String(file))
+      return `Restored ${file} into ${path.resolve(env.DATA_DIR)}. Start the server to serve it.`
+    },
+  },
   waitlist: {
     args: ['[count]'],
     summary:
@@ -220,7 +263,7 @@ ${footer}`
 }
 
 const footer = `Uses the same settings as the server (DATABASE_URL or DATA_DIR). With PGlite, stop the server
-first: one process at a time may open DATA_DIR.`
+first (one process at a time may open DATA_DIR), except for backup, which the server makes itself.`
 
 const isHelp = (arg: string | undefined) => arg === '--help' || arg === '-h' || arg === 'help'
 
@@ -243,6 +286,12 @@ async function run(
   // Every argument is checked before the database is opened (and DATA_DIR locked).
   const input = command.parse(args)
   const env = parseEnv(source)
+  if ('runOnItsOwn' in command) {
+    return command.runOnItsOwn(env, input, progress).catch((err: unknown) => {
+      if (err instanceof BackupError) throw new UsageError(err.message)
+      throw err
+    })
+  }
   const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR })
   try {
     return await command.run(database.db, env, input, progress)

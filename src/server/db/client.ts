@@ -8,6 +8,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
 import pg from 'pg'
+import { BACKUP_COMMAND, dumpPglite, pgdataOf } from './backup'
 import { DataDirInUseError, type LockKind, lockDataDir } from './data-dir-lock'
 import * as schema from './schema/index'
 
@@ -91,10 +92,16 @@ export async function openPglite(
   const dir = path.resolve(dataDir)
   const lock = await lockDataDir(dir, { kind: opts.lockKind })
   try {
-    const client = await PGlite.create(path.join(dir, 'pgdata'))
+    const client = await PGlite.create(pgdataOf(dir))
     try {
       const db = drizzlePglite(client, { schema }) as unknown as Db
       await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder })
+      // `npm run admin -- backup` while this process holds the folder: it copies the database
+      // between two statements and keeps serving.
+      lock.answerCommands(async (command, reply) => {
+        if (command !== BACKUP_COMMAND) throw new Error(`unknown command "${command}"`)
+        reply(await dumpPglite(client))
+      })
       return {
         db,
         engine: 'pglite',

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 import {
   mkdirSync,
   readFileSync,
@@ -15,14 +15,29 @@ import path from 'node:path'
 /** Thrown when another live process holds DATA_DIR. The message names it when it can. */
 export class DataDirInUseError extends Error {}
 
+/**
+ * Answers a command another process sends the holder (`npm run admin -- backup` while the server
+ * runs): writes the answer's bytes to `reply`, or throws with a message for that process.
+ */
+export type HolderCommandHandler = (
+  command: string,
+  reply: (bytes: Uint8Array) => void,
+) => Promise<void>
+
 export type DataDirLock = {
   /** The address bound for the lock (an abstract name, a socket file or a named pipe). */
   address: string
+  /** Lets other processes of this machine ask the holder to do `command`s (see `askHolder`). */
+  answerCommands: (handler: HolderCommandHandler) => void
   release: () => Promise<void>
 }
 
-/** What the holder writes in DATA_DIR, so a refused process can say who holds the folder. */
-export type LockHolder = { pid: number; host: string; startedAt: string }
+/**
+ * What the holder writes in DATA_DIR (readable by its owner alone), so a refused process can say
+ * who holds the folder, and one that may read the folder can prove it when it asks the holder
+ * for something: `key` is random per holder.
+ */
+export type LockHolder = { pid: number; host: string; startedAt: string; key?: string }
 
 export const HOLDER_FILE = '.podclub-lock.json'
 
@@ -73,14 +88,23 @@ export async function lockDataDir(
       throw retryErr
     }
   }
-  // A probe (file kind) only needs the connection to succeed; nobody talks on it.
-  server.on('connection', (socket) => socket.destroy())
+  const key = randomBytes(24).toString('hex')
+  let handler: HolderCommandHandler | undefined
+  // A probe (file kind) only needs the connection to succeed; a command comes as one line,
+  // `<key> <command>`, from a process that could read the holder file.
+  server.on('connection', (socket) => {
+    if (!handler) return socket.destroy()
+    answerOne(socket, key, handler)
+  })
   // The lock must not keep the process alive by itself.
   server.unref()
-  writeHolder(dir)
+  writeHolder(dir, key)
   let released = false
   return {
     address,
+    answerCommands: (next) => {
+      handler = next
+    },
     release: async () => {
       if (released) return
       released = true
@@ -136,16 +160,18 @@ function answers(address: string): Promise<boolean> {
   })
 }
 
-function writeHolder(dir: string) {
+function writeHolder(dir: string, key: string) {
   const holder: LockHolder = {
     pid: process.pid,
     host: os.hostname(),
     startedAt: new Date().toISOString(),
+    key,
   }
   const file = path.join(dir, HOLDER_FILE)
   const tmp = `${file}.${process.pid}.tmp`
   try {
-    writeFileSync(tmp, `${JSON.stringify(holder)}\n`)
+    // The key lets whoever reads it ask for a copy of the database: its owner alone may.
+    writeFileSync(tmp, `${JSON.stringify(holder)}\n`, { mode: 0o600 })
     renameSync(tmp, file)
   } catch {
     // Only the refusal message reads it: a folder we cannot write to fails soon enough anyway.
@@ -185,4 +211,86 @@ function inUse(dir: string): DataDirInUseError {
     `DATA_DIR ${dir} is in use by another podclub process${who}. PGlite serves one process at ` +
       'a time: stop the other one, or set DATABASE_URL to share a PostgreSQL server.',
   )
+}
+
+/** The longest command line a holder reads before it gives up on the caller. */
+const MAX_COMMAND_BYTES = 256
+/** How long a caller has to send its command. */
+const COMMAND_TIMEOUT_MS = 5_000
+
+/**
+ * Reads one `<key> <command>` line and answers `OK\n` and the handler's bytes, or `ERR <why>\n`.
+ * A caller without the key, or that says nothing, is hung up on.
+ */
+function answerOne(socket: net.Socket, key: string, handler: HolderCommandHandler) {
+  let line = ''
+  socket.setTimeout(COMMAND_TIMEOUT_MS, () => socket.destroy())
+  socket.on('error', () => socket.destroy())
+  const onData = (chunk: Buffer) => {
+    line += chunk.toString('latin1')
+    const end = line.indexOf('\n')
+    if (end === -1) {
+      if (line.length > MAX_COMMAND_BYTES) socket.destroy()
+      return
+    }
+    socket.off('data', onData)
+    socket.setTimeout(0)
+    const [given = '', command = ''] = line.slice(0, end).split(' ')
+    const expected = Buffer.from(key)
+    const offered = Buffer.from(given)
+    if (offered.length !== expected.length || !timingSafeEqual(offered, expected)) {
+      return socket.end('ERR wrong key\n')
+    }
+    let started = false
+    handler(command, (bytes) => {
+      if (!started) socket.write('OK\n')
+      started = true
+      socket.write(bytes)
+    }).then(
+      () => (started ? socket.end() : socket.end('OK\n')),
+      (err: unknown) => {
+        if (started) return socket.destroy()
+        socket.end(`ERR ${(err as Error).message.split('\n')[0]}\n`)
+      },
+    )
+  }
+  socket.on('data', onData)
+}
+
+/** The holder refused a command, or was not there to answer it. */
+export class HolderCommandError extends Error {}
+
+/**
+ * Asks the process holding `dataDir` to do `command` (this process must be able to read the
+ * folder's holder file) and resolves with the bytes it answered.
+ */
+export async function askHolder(
+  dataDir: string,
+  command: string,
+  opts: { kind?: LockKind } = {},
+): Promise<Buffer> {
+  const dir = path.resolve(dataDir)
+  const holder = readHolder(dir)
+  if (!holder?.key) {
+    throw new HolderCommandError(
+      `cannot ask the process holding DATA_DIR ${dir}: its lock file is missing or unreadable`,
+    )
+  }
+  const address = lockAddress(dir, opts.kind ?? defaultLockKind())
+  const answer = await new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = []
+    const socket = net.connect(address, () => socket.write(`${holder.key} ${command}\n`))
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk))
+    socket.once('end', () => resolve(Buffer.concat(chunks)))
+    socket.once('error', (err) =>
+      reject(
+        new HolderCommandError(`the process holding DATA_DIR did not answer (${err.message})`),
+      ),
+    )
+  })
+  const newline = answer.indexOf(10)
+  const status = answer.subarray(0, newline === -1 ? answer.length : newline).toString('utf8')
+  if (status === 'OK') return answer.subarray(newline + 1)
+  if (status.startsWith('ERR ')) throw new HolderCommandError(status.slice(4))
+  throw new HolderCommandError('the process holding DATA_DIR closed the connection early')
 }
