@@ -29,7 +29,7 @@ export function unsubscribeLinks(deps: AppDeps, userId: number): UnsubscribeLink
 /** Turns monthly blasts off for a member, given the signed link of a blast. Idempotent. */
 export async function unsubscribeFromBlasts(deps: AppDeps, uid: number, token: string) {
   if (!safeEqual(unsubscribeToken(deps, uid), token)) {
-    throw new AppError('NOT_FOUND', 'This unsubscribe link is not valid.', 404)
+    throw new AppError('NOT_FOUND', 'This unsubscribe link is not valid.')
   }
   await transaction(deps, async (tx) => {
     const [row] = await tx
@@ -39,7 +39,7 @@ export async function unsubscribeFromBlasts(deps: AppDeps, uid: number, token: s
       .returning({ id: users.id })
     if (row) return
     const [exists] = await tx.select({ id: users.id }).from(users).where(eq(users.id, uid))
-    if (!exists) throw new AppError('NOT_FOUND', 'This unsubscribe link is not valid.', 404)
+    if (!exists) throw new AppError('NOT_FOUND', 'This unsubscribe link is not valid.')
   })
 }
 
@@ -51,18 +51,16 @@ async function blastPodclubs(deps: AppDeps, body: CreateBlastBody): Promise<Podc
   return ids.map((id, i) => {
     const podclub = found.find((p) => p.id === id)
     const field = `podclub_${i + 1}`
-    if (!podclub) throw new AppError('NOT_FOUND', `podclub ${id} (${field}) does not exist.`, 404)
+    if (!podclub) throw new AppError('NOT_FOUND', `podclub ${id} (${field}) does not exist.`)
     if (podclub.status !== 'upcoming')
       throw new AppError(
         'BAD_REQUEST',
         `podclub ${id} (${field}) is ${podclub.status}: a blast lists upcoming podclubs only.`,
-        400,
       )
     if (new Date(podclub.starts_at).getTime() <= now.getTime())
       throw new AppError(
         'BAD_REQUEST',
         `podclub ${id} (${field}) has already started: a blast lists upcoming podclubs only.`,
-        400,
       )
     return podclub
   })
