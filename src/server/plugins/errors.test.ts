@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { users } from '../db/schema/index'
 import { createTestDatabase, type TestDatabase } from '../testing/test-db'
 import { errorsPlugin } from './errors'
+import { requestIdPlugin, requestIdServerOptions } from './request-id'
 
 let database: TestDatabase
 beforeAll(async () => {
@@ -21,7 +22,11 @@ async function appLoggingTo(lines: string[]) {
       done()
     },
   })
-  const app = Fastify({ loggerInstance: pino({ level: 'info' }, stream) })
+  const app = Fastify({
+    loggerInstance: pino({ level: 'info' }, stream),
+    ...requestIdServerOptions,
+  })
+  await app.register(requestIdPlugin)
   await app.register(errorsPlugin)
   const { db } = database
   app.get('/query-fails/', async () => {
@@ -50,8 +55,14 @@ describe('the error handler', () => {
     expect(res.json()).toEqual({
       detail: 'Internal server error. Please try again later.',
       code: 'INTERNAL',
+      request_id: res.headers['x-request-id'],
     })
     const log = lines.join('')
+    // The reference a member quotes finds the log line of what went wrong.
+    const logged = lines.map((l) => JSON.parse(l) as Record<string, unknown>)
+    expect(logged.find((l) => l.msg === 'unhandled error')?.request_id).toBe(
+      res.headers['x-request-id'],
+    )
     expect(log).toContain('unhandled error')
     expect(log).toContain('22P02')
     expect(log).not.toContain('secret-hash')
