@@ -27,6 +27,7 @@ import { accessPlugin, outsideApiAccessPlugin } from './plugins/access'
 import { apiCompressionPlugin } from './plugins/api-compression'
 import { apiDocsPlugin } from './plugins/api-docs'
 import { errorsPlugin, frameworkErrorHandler } from './plugins/errors'
+import { metricsPlugin, metricsRoutes } from './plugins/metrics'
 import { rateLimitPlugin } from './plugins/rate-limit'
 import { requestIdPlugin, requestIdServerOptions } from './plugins/request-id'
 import { securityHeadersPlugin } from './plugins/security-headers'
@@ -76,6 +77,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
   await app.register(requestIdPlugin)
   await app.register(errorsPlugin)
   await app.register(securityHeadersPlugin, { hsts })
+  await app.register(metricsPlugin, { deps })
   // For the API and for the app's routes outside it (the calendar feed): one set of counters.
   await app.register(rateLimitPlugin, {
     db: deps.db,
@@ -90,6 +92,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
     await outside.register(healthRoutes, { deps })
     await outside.register(oneClickUnsubscribeRoutes, { deps })
     await outside.register(calendarFeedRoutes, { deps })
+    await outside.register(metricsRoutes, { deps })
   })
   // The API's scope: sessions, CSRF, access checks and rate limits hang on the routes matched
   // here, whatever spelling of the URL reached them, and on nothing else.
