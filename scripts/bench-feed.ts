@@ -124,6 +124,7 @@ async function serve(options: Options) {
     db,
     clock: systemClock,
     wakeOutbox: () => {},
+    wakeJobs: () => {},
     sessionSecret: env.SESSION_SECRET!,
     clubInviteCode: 'benchclub',
   })

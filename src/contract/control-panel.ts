@@ -93,6 +93,9 @@ export const createBlastBodySchema = z
   })
 export type CreateBlastBody = z.infer<typeof createBlastBodySchema>
 export const blastResponseSchema = envelope(z.object({ queued: z.number().int() }))
+/** What a finished monthly blast job reports (its `result`): the e-mails it queued. */
+export const monthlyBlastResultSchema = z.object({ queued: z.number().int().min(0) })
+export type MonthlyBlastResult = z.infer<typeof monthlyBlastResultSchema>
 
 /**
  * A podclub's Zoom link, or empty for the club's default: a web address only. It becomes a link

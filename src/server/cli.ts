@@ -59,7 +59,8 @@ function expectArgs(command: string, args: string[], min: number, max = min) {
 
 /**
  * What the features' services need, for a command that runs without the server: no outbox
- * worker runs here, so mail a command queues goes out when a server next runs.
+ * worker or job runner runs here, so mail or a job a command queues goes out when a server next
+ * runs.
  */
 function cliDeps(db: Db, env: Env): AppDeps {
   return {
@@ -67,6 +68,7 @@ function cliDeps(db: Db, env: Env): AppDeps {
     db,
     clock: systemClock,
     wakeOutbox: () => {},
+    wakeJobs: () => {},
     sessionSecret: '',
     clubInviteCode: '',
   }

@@ -1,11 +1,9 @@
 import { buildApp, clientDistDir } from './app'
+import { type BackgroundWork, createBackgroundWork } from './background'
 import { DataDirInUseError, openDatabase } from './db/client'
 import { bootstrap, resolveSessionSecret } from './features/auth/bootstrap'
 import { DEMO_PASSWORD, seedDemo } from './features/demo/demo.seed'
-import { createOutboxWorker } from './features/mail/outbox.worker'
 import { createLogTransport, createSmtpTransport } from './features/mail/mail.transport'
-import { pruneExpiredJob } from './features/maintenance/maintenance.jobs'
-import { sendDueRemindersJob } from './features/reminders/reminders.jobs'
 import type { AppDeps } from './deps'
 import { ensureClientBuilt } from './lib/client-build'
 import { systemClock } from './lib/clock'
@@ -113,45 +111,36 @@ async function main() {
     ? createSmtpTransport(env.SMTP_URL)
     : createLogTransport(log.child({ component: 'mail' }))
   opened.push(() => transport.close())
-  const outbox = createOutboxWorker({
-    db,
-    transport,
-    clock: systemClock,
-    from: env.MAIL_FROM,
-    log: log.child({ component: 'outbox' }),
-  })
 
+  // The background work is built once the app is (it reports to the app's metrics); until then
+  // nothing can commit mail or jobs, so the wake-ups below have nothing to miss.
+  const wake: Pick<BackgroundWork, 'wakeOutbox' | 'wakeJobs'> = {
+    wakeOutbox: () => {},
+    wakeJobs: () => {},
+  }
   const deps: AppDeps = {
     env,
     db,
     clock: systemClock,
     redis,
+    poolStats: database.poolStats,
     sessionSecret,
     clubInviteCode,
-    wakeOutbox: () => outbox.wake(),
+    wakeOutbox: () => wake.wakeOutbox(),
+    wakeJobs: () => wake.wakeJobs(),
   }
   const app = await buildApp(deps, { loggerInstance: log, serveClient })
   opened.push(() => app.close())
   await stopIfAsked()
   await app.listen({ port: env.PORT, host: env.HOST })
   // A signal while binding the port: the server listens, so it takes the usual way out below.
-  outbox.start()
-  const maintenance = setInterval(() => {
-    pruneExpiredJob
-      .run({ db, clock: systemClock })
-      .then((deleted) => log.debug({ deleted }, 'pruned expired rows'))
-      .catch((err: unknown) => log.warn({ err }, 'pruning expired rows failed'))
-  }, pruneExpiredJob.intervalMs)
-  maintenance.unref()
-  const reminders = setInterval(() => {
-    sendDueRemindersJob
-      .run(deps)
-      .then((sent) => {
-        if (sent.length > 0) log.info({ sent }, 'reminders queued')
-      })
-      .catch((err: unknown) => log.warn({ err }, 'sending due reminders failed'))
-  }, sendDueRemindersJob.intervalMs)
-  reminders.unref()
+  const work = createBackgroundWork({ deps, transport, log, metrics: app.metrics })
+  Object.assign(wake, { wakeOutbox: work.wakeOutbox, wakeJobs: work.wakeJobs })
+  work.start()
+  // Mail or jobs left by a previous run (or queued by an admin command) go out now, not at the
+  // first tick.
+  work.wakeOutbox()
+  work.wakeJobs()
   log.info(
     { url: env.APP_URL, startupMs: Math.round(performance.now() - startedAt) },
     `podclub is listening on ${env.HOST}:${env.PORT}`,
@@ -161,17 +150,19 @@ async function main() {
   shutdown = async (signal: NodeJS.Signals) => {
     if (closing) return
     closing = true
-    log.info({ signal }, 'shutting down: finishing requests and the e-mail being sent')
+    log.info(
+      { signal },
+      'shutting down: finishing requests, the e-mail being sent and the job step',
+    )
     const force = setTimeout(() => {
       log.error('shutdown took longer than 25 s, exiting')
       process.exit(1)
     }, 25_000)
     force.unref()
     try {
-      clearInterval(maintenance)
-      clearInterval(reminders)
-      // Both at once: while requests finish, the worker must not start more of its batch.
-      await Promise.all([app.close(), outbox.stop()])
+      // Both at once: while requests finish, the outbox must not start more of its batch, and
+      // the job in progress is handed back at its next step.
+      await Promise.all([app.close(), work.stop()])
       transport.close()
       redis?.disconnect()
       await database.close()

@@ -214,6 +214,33 @@ describe('api-client error messages (spec global rules)', () => {
     expect(error).toMatchObject({ status, message })
   })
 
+  it("quotes a server error's request id after the spec's message, for a member to pass on", async () => {
+    const error = await fail(() =>
+      replyError(500, {
+        detail: 'Internal server error. Please try again later.',
+        code: 'INTERNAL',
+        request_id: 'b1946ac9-2f0e-4d1b-9c33-0a1f5e7d2c44',
+      }),
+    )
+    expect(error.message).toBe(
+      'Internal server error. Please try again later. Reference: b1946ac9-2f0e-4d1b-9c33-0a1f5e7d2c44',
+    )
+    expect(error.requestId).toBe('b1946ac9-2f0e-4d1b-9c33-0a1f5e7d2c44')
+  })
+
+  it('quotes no reference that is not a request id, and none for a refusal', async () => {
+    const odd = await fail(() =>
+      replyError(500, {
+        detail: 'Internal server error. Please try again later.',
+        request_id: '<b>x</b>',
+      }),
+    )
+    expect(odd.message).toBe('Internal server error. Please try again later.')
+    const refused = await fail(() => replyError(404, { detail: 'Nope', request_id: 'abc-123' }))
+    expect(refused.message).toBe('Nope')
+    expect(refused.requestId).toBeUndefined()
+  })
+
   it('falls back by status when the JSON body has no message in it', async () => {
     const error = await fail(() => ({ kind: 'json', status: 404, body: { unrelated: 42 } }))
     expect(error.message).toBe('Resource not found')

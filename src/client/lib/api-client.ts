@@ -26,7 +26,10 @@ const UNAUTHORIZED_EXEMPT_PATHS = new Set(['/logout/', '/whoami/'])
 const MUTATING_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 
 /** Keys of an error body that carry something other than a field's messages. */
-const NON_FIELD_KEYS = new Set(['detail', 'message', 'code', 'non_field_errors'])
+const NON_FIELD_KEYS = new Set(['detail', 'message', 'code', 'non_field_errors', 'request_id'])
+
+/** The server's request ids (`X-Request-Id`): anything else is not shown as a reference. */
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/
 
 export type FieldErrors = Record<string, string[]>
 
@@ -37,6 +40,8 @@ export class ApiError extends Error {
   readonly fieldErrors: FieldErrors
   readonly nonFieldErrors: string[]
   readonly code: ErrorCode | undefined
+  /** The id of the request a server error answered, which the message quotes as its reference. */
+  readonly requestId: string | undefined
 
   constructor(init: {
     status: number
@@ -44,6 +49,7 @@ export class ApiError extends Error {
     fieldErrors?: FieldErrors
     nonFieldErrors?: string[]
     code?: ErrorCode
+    requestId?: string
     cause?: unknown
   }) {
     super(init.message, { cause: init.cause })
@@ -52,6 +58,7 @@ export class ApiError extends Error {
     this.fieldErrors = init.fieldErrors ?? {}
     this.nonFieldErrors = init.nonFieldErrors ?? []
     this.code = init.code
+    this.requestId = init.requestId
   }
 
   get isNetworkError() {
@@ -160,8 +167,16 @@ async function readErrorBody(response: Response): Promise<unknown> {
   }
 }
 
-/** Turns an error answer into an ApiError, with the message picked by the spec's global rules. */
-export function toApiError(status: number, body: unknown): ApiError {
+/**
+ * Turns an error answer into an ApiError, with the message picked by the spec's global rules. A
+ * server error's message ends with the request's id (from the body, else the header), so the
+ * toast gives a member a reference to quote.
+ */
+export function toApiError(
+  status: number,
+  body: unknown,
+  headerRequestId?: string | null,
+): ApiError {
   const fieldErrors: FieldErrors = {}
   let nonFieldErrors: string[] = []
   let code: ErrorCode | undefined
@@ -185,12 +200,18 @@ export function toApiError(status: number, body: unknown): ApiError {
       Object.values(fieldErrors)[0]?.[0]
   }
 
+  const given = isRecord(body) ? body.request_id : undefined
+  const requestId = [given, headerRequestId].find(
+    (id): id is string => typeof id === 'string' && REQUEST_ID.test(id),
+  )
+  const text = message ?? STATUS_MESSAGES[status] ?? DEFAULT_ERROR_MESSAGE
   return new ApiError({
     status,
-    message: message ?? STATUS_MESSAGES[status] ?? DEFAULT_ERROR_MESSAGE,
+    message: status >= 500 && requestId ? `${text} Reference: ${requestId}` : text,
     fieldErrors,
     nonFieldErrors,
     code,
+    ...(status >= 500 && requestId ? { requestId } : {}),
   })
 }
 
@@ -250,7 +271,11 @@ async function sendRequest<S extends EnvelopeSchema>(
   }
 
   if (response.status < 200 || response.status > 299) {
-    const error = toApiError(response.status, await readErrorBody(response))
+    const error = toApiError(
+      response.status,
+      await readErrorBody(response),
+      response.headers.get('x-request-id'),
+    )
     if (
       response.status === 401 &&
       !options.ignoreUnauthorized &&

@@ -58,6 +58,7 @@ afterEach(() => {
     if (name) document.cookie = `${name}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/`
   }
   window.scrollY = 0
+  window.sessionStorage.clear()
   const errors = takeUnexpectedConsoleErrors()
   if (errors.length > 0) {
     throw new Error(`Unexpected console.error:\n${errors.join('\n---\n')}`)

@@ -25,7 +25,11 @@ export type Database = {
   db: Db
   engine: 'pglite' | 'postgres'
   close: () => Promise<void>
+  /** The pool's connections (PostgreSQL only: PGlite is one connection inside the process). */
+  poolStats?: () => PoolStats
 }
+
+export type PoolStats = { total: number; idle: number; waiting: number }
 
 /** Arbitrary but fixed key: migrations of several processes on one PostgreSQL run one at a time. */
 const MIGRATION_LOCK_KEY = 7_305_112
@@ -77,7 +81,16 @@ export async function openPostgres(
     await pool.end().catch(() => {})
     throw err
   }
-  return { db, engine: 'postgres', close: () => pool.end() }
+  return {
+    db,
+    engine: 'postgres',
+    close: () => pool.end(),
+    poolStats: () => ({
+      total: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+    }),
+  }
 }
 
 /**

@@ -100,6 +100,18 @@ export const envSchema = z.object({
     }
     return entries
   }),
+  /**
+   * Unset: `GET /metrics` answers only this machine (loopback, not through a proxy). Set: anyone
+   * sending it as `Authorization: Bearer <token>`, and nobody else.
+   */
+  METRICS_TOKEN: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+    z
+      .string()
+      .trim()
+      .regex(/^[\x21-\x7e]{16,256}$/, 'must be 16 to 256 characters, with no spaces')
+      .optional(),
+  ),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DEMO: optionalText.transform((v) => v === '1' || v === 'true'),
 })

@@ -5,7 +5,10 @@ import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { users } from '../db/schema/index'
 import { createTestDatabase, type TestDatabase } from '../testing/test-db'
+import { type ErrorCode, errorStatuses } from '#contract/common'
+import { AppError } from '../lib/app-error'
 import { errorsPlugin } from './errors'
+import { requestIdPlugin, requestIdServerOptions } from './request-id'
 
 let database: TestDatabase
 beforeAll(async () => {
@@ -21,7 +24,11 @@ async function appLoggingTo(lines: string[]) {
       done()
     },
   })
-  const app = Fastify({ loggerInstance: pino({ level: 'info' }, stream) })
+  const app = Fastify({
+    loggerInstance: pino({ level: 'info' }, stream),
+    ...requestIdServerOptions,
+  })
+  await app.register(requestIdPlugin)
   await app.register(errorsPlugin)
   const { db } = database
   app.get('/query-fails/', async () => {
@@ -50,8 +57,14 @@ describe('the error handler', () => {
     expect(res.json()).toEqual({
       detail: 'Internal server error. Please try again later.',
       code: 'INTERNAL',
+      request_id: res.headers['x-request-id'],
     })
     const log = lines.join('')
+    // The reference a member quotes finds the log line of what went wrong.
+    const logged = lines.map((l) => JSON.parse(l) as Record<string, unknown>)
+    expect(logged.find((l) => l.msg === 'unhandled error')?.request_id).toBe(
+      res.headers['x-request-id'],
+    )
     expect(log).toContain('unhandled error')
     expect(log).toContain('22P02')
     expect(log).not.toContain('secret-hash')
@@ -72,6 +85,32 @@ describe('the error handler', () => {
     const res = await app.inject({ method: 'GET', url: '/taken/' })
     expect(res.statusCode).toBe(400)
     expect(res.json()).toEqual({ username: ['A user with that username already exists.'] })
+    await app.close()
+  })
+})
+
+describe('refusals', () => {
+  it('answer the status of their code, from the one table, whoever throws them', async () => {
+    const app = Fastify({ ...requestIdServerOptions })
+    await app.register(errorsPlugin)
+    app.get<{ Params: { code: ErrorCode } }>('/refuse/:code', async (request) => {
+      throw new AppError(request.params.code, `refused: ${request.params.code}`)
+    })
+    await app.ready()
+    for (const [code, status] of Object.entries(errorStatuses)) {
+      const res = await app.inject({ url: `/refuse/${code}` })
+      expect(res.statusCode, code).toBe(status)
+      expect(res.json(), code).toMatchObject({ detail: `refused: ${code}`, code })
+    }
+    expect(errorStatuses).toMatchObject({
+      BAD_REQUEST: 400,
+      NOT_AUTHENTICATED: 401,
+      FORBIDDEN: 403,
+      NOT_FOUND: 404,
+      NO_SEATS_LEFT: 409,
+      RATE_LIMITED: 429,
+      INTERNAL: 500,
+    })
     await app.close()
   })
 })

@@ -115,7 +115,6 @@ export const rateLimitPlugin = fp(
         throw new AppError(
           'RATE_LIMITED',
           `Too many attempts. Please try again in ${seconds < 120 ? `${seconds} seconds` : `${Math.ceil(seconds / 60)} minutes`}.`,
-          429,
           { 'retry-after': String(seconds) },
         )
       },

@@ -31,7 +31,7 @@ declare module 'fastify' {
 
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 
-const csrfFailed = (why: string) => new AppError('CSRF_FAILED', `CSRF Failed: ${why}`, 403)
+const csrfFailed = (why: string) => new AppError('CSRF_FAILED', `CSRF Failed: ${why}`)
 
 export type SessionOptions = {
   db: Db

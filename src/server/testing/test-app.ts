@@ -1,10 +1,12 @@
 import type { LightMyRequestResponse } from 'fastify'
 import { buildApp } from '../app'
+import { queuedJobs } from '../background'
 import type { Database } from '../db/client'
 import { guardPlainDb } from '../db/transaction'
 import type { AppDeps } from '../deps'
 import { users } from '../db/schema/index'
 import { createOutboxWorker } from '../features/mail/outbox.worker'
+import { createJobRunner } from '../jobs/job-runner'
 import type { MailTransport, OutboundMessage } from '../features/mail/mail.transport'
 import { type Clock, systemClock } from '../lib/clock'
 import { type Env, parseEnv } from '../lib/env'
@@ -23,7 +25,8 @@ export type TestApp = Awaited<ReturnType<typeof buildTestApp>>
 
 /**
  * The real app on a fresh migrated database, with the real outbox delivering to a capturing
- * transport. `deliverMail()` runs the outbox once and returns what it sent. Rate limits are off
+ * transport. `deliverMail()` runs the outbox once and returns what it sent; `runJobs()` runs the
+ * queued jobs (a monthly blast) as the job runner of a server would. Rate limits are off
  * unless `rateLimits: true`; `db` throws when used inside an open `transaction()`.
  */
 export async function buildTestApp(
@@ -55,6 +58,7 @@ export async function buildTestApp(
   })
   const db = guardPlainDb(database.db)
   let outboxWakes = 0
+  let jobWakes = 0
   const deps: AppDeps = {
     env,
     db,
@@ -62,11 +66,16 @@ export async function buildTestApp(
     wakeOutbox: () => {
       outboxWakes += 1
     },
+    wakeJobs: () => {
+      jobWakes += 1
+    },
     sessionSecret: env.SESSION_SECRET!,
     clubInviteCode: env.CLUB_INVITE_CODE ?? 'clubcode',
     rateLimits: opts.rateLimits ?? false,
     redis: opts.redis,
+    poolStats: database.poolStats,
   }
+  const jobRunner = createJobRunner({ deps, jobs: queuedJobs, log: silentLog })
   const app = await buildApp(deps)
   await app.ready()
   return {
@@ -75,6 +84,8 @@ export async function buildTestApp(
     db,
     /** How often a committed transaction woke the outbox. */
     outboxWakes: () => outboxWakes,
+    /** How often a committed transaction woke the job runner. */
+    jobWakes: () => jobWakes,
     env,
     clock,
     sent,
@@ -83,7 +94,14 @@ export async function buildTestApp(
       await outbox.runOnce()
       return sent.slice(before)
     },
+    /** Runs queued jobs, one after the other, until none is due; returns how many ran. */
+    async runJobs() {
+      let ran = 0
+      while (await jobRunner.runOnce()) ran += 1
+      return ran
+    },
     async close() {
+      await jobRunner.stop()
       await app.close()
       if (!opts.database) await database.close()
     },

@@ -49,7 +49,7 @@ function isValidToken(
 }
 
 const invalidLink = () =>
-  new AppError('BAD_REQUEST', 'This confirmation link is invalid or has expired.', 400)
+  new AppError('BAD_REQUEST', 'This confirmation link is invalid or has expired.')
 
 /** POST /confirmEmail/: marks the address confirmed when the link is genuine and recent. */
 export async function confirmEmail(deps: AppDeps, uid: number, token: string): Promise<void> {

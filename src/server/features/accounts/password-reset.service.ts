@@ -12,8 +12,7 @@ import { PASSWORD_RESET_VALID_MINUTES, passwordResetMail } from '../mail/templat
 
 const RESET_VALID_MS = PASSWORD_RESET_VALID_MINUTES * 60 * 1000
 
-export const invalidResetToken = () =>
-  new AppError('NOT_FOUND', 'Invalid password reset token.', 404)
+export const invalidResetToken = () => new AppError('NOT_FOUND', 'Invalid password reset token.')
 
 /**
  * A reset token is `<random>.<fingerprint>`: 256 random bits, plus an HMAC of the account's

@@ -25,7 +25,7 @@ export const toSessionUser = (user: AuthUser): SessionUser => ({
 })
 
 const invalidCredentials = () =>
-  new AppError('INVALID_CREDENTIALS', 'Invalid username or password.', 400)
+  new AppError('INVALID_CREDENTIALS', 'Invalid username or password.')
 
 type LoginAccount = typeof users.$inferSelect
 
@@ -58,9 +58,8 @@ export async function verifyLogin(
   }
 }
 
-const invalidInviteCode = () =>
-  new AppError('INVALID_INVITE_CODE', INVALID_INVITE_CODE_MESSAGE, 400)
-const usedInviteCode = () => new AppError('INVITE_CODE_USED', USED_INVITE_CODE_MESSAGE, 409)
+const invalidInviteCode = () => new AppError('INVALID_INVITE_CODE', INVALID_INVITE_CODE_MESSAGE)
+const usedInviteCode = () => new AppError('INVITE_CODE_USED', USED_INVITE_CODE_MESSAGE)
 
 /** Whether a code would let someone sign up now. Codes compare case-sensitively. */
 export async function checkInviteCode(db: Db, code: string): Promise<void> {

@@ -4,6 +4,7 @@ import { z } from 'zod'
 import { unsubscribeBodySchema, unsubscribeResponseSchema } from '#contract/control-panel'
 import { idSchema } from '#contract/common'
 import type { AppDeps } from '../../deps'
+import { AppError } from '../../lib/app-error'
 import { unsubscribeFromBlasts } from './blasts.service'
 
 /** The unsubscribe page's call: the signed link of a blast turns blasts off. */
@@ -49,7 +50,7 @@ export const oneClickUnsubscribeRoutes: FastifyPluginAsync<{ deps: AppDeps }> = 
     { config: { access: 'public', secretParams: ['token'] } },
     async (request, reply) => {
       const parsed = oneClickParamsSchema.safeParse(request.params)
-      if (!parsed.success) return reply.status(404).send({ detail: 'Not found', code: 'NOT_FOUND' })
+      if (!parsed.success) throw new AppError('NOT_FOUND', 'Not found')
       await unsubscribeFromBlasts(deps, parsed.data.uid, parsed.data.token)
       return reply.header('cache-control', 'no-store').send({ data: { unsubscribed: true } })
     },

@@ -29,7 +29,7 @@ export function unsubscribeLinks(deps: AppDeps, userId: number): UnsubscribeLink
 /** Turns monthly blasts off for a member, given the signed link of a blast. Idempotent. */
 export async function unsubscribeFromBlasts(deps: AppDeps, uid: number, token: string) {
   if (!safeEqual(unsubscribeToken(deps, uid), token)) {
-    throw new AppError('NOT_FOUND', 'This unsubscribe link is not valid.', 404)
+    throw new AppError('NOT_FOUND', 'This unsubscribe link is not valid.')
   }
   await transaction(deps, async (tx) => {
     const [row] = await tx
@@ -39,63 +39,59 @@ export async function unsubscribeFromBlasts(deps: AppDeps, uid: number, token: s
       .returning({ id: users.id })
     if (row) return
     const [exists] = await tx.select({ id: users.id }).from(users).where(eq(users.id, uid))
-    if (!exists) throw new AppError('NOT_FOUND', 'This unsubscribe link is not valid.', 404)
+    if (!exists) throw new AppError('NOT_FOUND', 'This unsubscribe link is not valid.')
   })
 }
 
 /** The three podclubs of a blast, in the order given; each must exist and be upcoming. */
-async function blastPodclubs(deps: AppDeps, body: CreateBlastBody): Promise<Podclub[]> {
+export async function blastPodclubs(deps: AppDeps, body: CreateBlastBody): Promise<Podclub[]> {
   const ids = [body.podclub_1, body.podclub_2, body.podclub_3]
   const found = await readPodclubs(deps.db, inArray(podclubs.id, ids))
   const now = deps.clock.now()
   return ids.map((id, i) => {
     const podclub = found.find((p) => p.id === id)
     const field = `podclub_${i + 1}`
-    if (!podclub) throw new AppError('NOT_FOUND', `podclub ${id} (${field}) does not exist.`, 404)
+    if (!podclub) throw new AppError('NOT_FOUND', `podclub ${id} (${field}) does not exist.`)
     if (podclub.status !== 'upcoming')
       throw new AppError(
         'BAD_REQUEST',
         `podclub ${id} (${field}) is ${podclub.status}: a blast lists upcoming podclubs only.`,
-        400,
       )
     if (new Date(podclub.starts_at).getTime() <= now.getTime())
       throw new AppError(
         'BAD_REQUEST',
         `podclub ${id} (${field}) has already started: a blast lists upcoming podclubs only.`,
-        400,
       )
     return podclub
   })
 }
 
+type Audience = 'superusers' | 'members'
+
 /**
- * Queues a blast: the test blast to super users, the monthly one to every member who has not
- * unsubscribed. Members are read and queued in batches by id, each batch in its own transaction;
- * the dedupe key (this month, these podclubs, this member) makes a repeated or resumed monthly
- * blast skip whoever already has it.
+ * Queues the mail of a blast: the test blast to super users, the monthly one to every member who
+ * has not unsubscribed. Members are read and queued in batches by id, each batch in its own
+ * transaction, so memory stays flat however large the club; `onBatch` hears how far it got. The
+ * dedupe key (the month, these podclubs, this member) makes a repeated or resumed monthly blast
+ * skip whoever already has it.
  */
-export async function sendBlast(
+export async function queueBlastMail(
   deps: AppDeps,
-  body: CreateBlastBody,
-  audience: 'superusers' | 'members',
+  list: Podclub[],
+  audience: Audience,
+  month: string,
+  onBatch: (reached: number) => Promise<void> = async () => {},
 ): Promise<{ queued: number }> {
-  const list = await blastPodclubs(deps, body)
-  // The club's month, in New York: a blast sent late on the 31st belongs to that month.
-  const month = clubMonthKey(deps.clock.now())
   const blastKey = `blast-${month}-${list.map((p) => p.id).join('-')}`
   const isTest = audience === 'superusers'
   let queued = 0
+  let reached = 0
   let afterId = 0
   for (;;) {
     const batch = await deps.db
       .select({ id: users.id, username: users.username, email: users.email })
       .from(users)
-      .where(
-        and(
-          gt(users.id, afterId),
-          isTest ? eq(users.isSuperuser, true) : isNull(users.blastsUnsubscribedAt),
-        ),
-      )
+      .where(and(gt(users.id, afterId), audienceFilter(audience)))
       .orderBy(asc(users.id))
       .limit(BLAST_BATCH_SIZE)
     if (batch.length === 0) break
@@ -112,6 +108,20 @@ export async function sendBlast(
       )
       return ids.length
     })
+    reached += batch.length
+    await onBatch(reached)
   }
   return { queued }
+}
+
+export const audienceFilter = (audience: Audience) =>
+  audience === 'superusers' ? eq(users.isSuperuser, true) : isNull(users.blastsUnsubscribedAt)
+
+/**
+ * The test blast, queued while the operator waits: it goes to the super users, a handful of
+ * rows, so the answer can say it was sent. The monthly blast is a job (`blasts.jobs.ts`).
+ */
+export async function sendTestBlast(deps: AppDeps, body: CreateBlastBody) {
+  const list = await blastPodclubs(deps, body)
+  return queueBlastMail(deps, list, 'superusers', clubMonthKey(deps.clock.now()))
 }

@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { podclubIdParamsSchema } from '#contract/podclubs'
 import { resetCalendarLinkResponseSchema } from '#contract/profile'
 import type { AppDeps } from '../../deps'
+import { AppError } from '../../lib/app-error'
 import { defineRateLimit, limitKeys } from '../../plugins/rate-limit'
 import { calendarFeed, podclubCalendarFile, resetCalendarFeed } from './calendar.service'
 
@@ -74,10 +75,7 @@ export const calendarFeedRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (
       const match = /^(.+)\.ics$/.exec(request.params.file)
       const feed = match ? await calendarFeed(deps, match[1]!) : null
       if (feed === null) {
-        return reply
-          .status(404)
-          .header('cache-control', 'no-store')
-          .send({ detail: 'Resource not found', code: 'NOT_FOUND' })
+        throw new AppError('NOT_FOUND', 'Resource not found', { 'cache-control': 'no-store' })
       }
       const etag = `"${createHash('sha256').update(feed).digest('base64url').slice(0, 27)}"`
       // Calendar apps poll a feed every few hours at most; 15 minutes of reuse spares the database

@@ -4,6 +4,7 @@ import { controlPanelResponseSchema } from '#contract/control-panel'
 import {
   feedback,
   inviteCodes,
+  jobs,
   outboxAttempts,
   outboxMessages,
   podcasts,
@@ -17,6 +18,7 @@ import { CLUB_TIME_MESSAGES, formatClubDateTime } from '#contract/club-time'
 import { fixedClock } from '../../lib/clock'
 import { buildTestApp, createAgent, createUser, type TestApp } from '../../testing/test-app'
 import { PANEL_LIMITS } from './control-panel.service'
+import { monthlyBlastAs } from '../blasts/blasts.testing'
 
 const clock = fixedClock('2026-12-01T15:00:00Z')
 let t: TestApp
@@ -84,6 +86,7 @@ async function operatorCalls() {
   ]
   const blast = { podclub_1: p1.id, podclub_2: p2.id, podclub_3: p3.id }
   const seated = await createUser(t)
+  const [job] = await t.db.insert(jobs).values({ kind: 'monthly-blast' }).returning()
   const poll = {
     title: 'Next month',
     expires_at: new Date(clock.now().getTime() + 7 * DAY).toISOString(),
@@ -94,6 +97,7 @@ async function operatorCalls() {
     ['POST', '/api/v1/controlpanel/trigger/', { podclub_pk: p1.id, notice_type: 'min' }],
     ['POST', '/api/v1/testmonthlyblast/', blast],
     ['POST', '/api/v1/monthlyblast/', blast],
+    ['GET', `/api/v1/controlpanel/jobs/${job!.id}/`, undefined],
     ['PATCH', `/api/v1/controlpanel/podclubs/${p2.id}/`, { location: 'nyc' }],
     ['PUT', `/api/v1/controlpanel/podclubs/${p2.id}/chatlog/`, { chatlog: '19:00:01 From a : hi' }],
     ['POST', '/api/v1/controlpanel/invite_codes/', { count: 2 }],
@@ -432,11 +436,11 @@ describe('blasts', () => {
     const test = await operator.post('/api/v1/testmonthlyblast/', body)
     expect(test.json().data.queued).toBe(everyone.filter((u) => u.isSuperuser).length)
 
-    const monthly = await operator.post('/api/v1/monthlyblast/', body)
+    const monthly = await monthlyBlastAs(t, operator, body)
     const subscribed = everyone.filter((u) => u.blastsUnsubscribedAt === null)
-    expect(monthly.json().data.queued).toBe(subscribed.length)
-    const again = await operator.post('/api/v1/monthlyblast/', body)
-    expect(again.json().data.queued).toBe(0)
+    expect(monthly.result).toEqual({ queued: subscribed.length })
+    const again = await monthlyBlastAs(t, operator, body)
+    expect(again.result).toEqual({ queued: 0 })
 
     const mail = (await t.db.select().from(outboxMessages)).filter((m) =>
       m.dedupeKey?.startsWith(`blast-2026-12-${a.id}-${b.id}-${c.id}:`),
@@ -466,7 +470,7 @@ describe('blasts', () => {
     ]
     const body = { podclub_1: a.id, podclub_2: b.id, podclub_3: c.id }
     const reader = await createUser(t)
-    await operator.post('/api/v1/monthlyblast/', body)
+    await monthlyBlastAs(t, operator, body)
     const [mail] = (await t.db.select().from(outboxMessages)).filter(
       (m) => m.kind === 'monthly-blast' && m.toAddress === reader.email,
     )
@@ -501,11 +505,7 @@ describe('blasts', () => {
       await podclubIn(44 * DAY),
       await podclubIn(45 * DAY),
     ]
-    await operator.post('/api/v1/monthlyblast/', {
-      podclub_1: d.id,
-      podclub_2: e.id,
-      podclub_3: f.id,
-    })
+    await monthlyBlastAs(t, operator, { podclub_1: d.id, podclub_2: e.id, podclub_3: f.id })
     const later = (await t.db.select().from(outboxMessages)).filter(
       (m) => m.kind === 'monthly-blast' && m.toAddress === reader.email,
     )

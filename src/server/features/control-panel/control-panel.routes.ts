@@ -13,10 +13,13 @@ import {
   updateChatlogBodySchema,
   updatePodclubBodySchema,
 } from '#contract/control-panel'
+import { getJobParamsSchema, jobResponseSchema } from '#contract/jobs'
 import { registrationStateResponseSchema } from '#contract/podclubs'
 import { createProposalResponseSchema } from '#contract/proposals'
 import type { AppDeps } from '../../deps'
-import { sendBlast } from '../blasts/blasts.service'
+import { queueMonthlyBlast } from '../blasts/blasts.jobs'
+import { sendTestBlast } from '../blasts/blasts.service'
+import { readJob } from '../../jobs/job'
 import {
   createInviteCodes,
   createOperatorPodclub,
@@ -65,16 +68,38 @@ export const controlPanelRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = asyn
       config,
       schema: { tags, body: createBlastBodySchema, response: { 200: blastResponseSchema } },
     },
-    async (request) => ({ data: await sendBlast(deps, request.body, 'superusers') }),
+    async (request) => ({ data: await sendTestBlast(deps, request.body) }),
   )
 
   app.post(
     '/monthlyblast/',
     {
       config,
-      schema: { tags, body: createBlastBodySchema, response: { 200: blastResponseSchema } },
+      schema: {
+        tags,
+        summary: 'Queue the monthly blast: answers at once with the job that sends it',
+        body: createBlastBodySchema,
+        response: { 202: jobResponseSchema },
+      },
     },
-    async (request) => ({ data: await sendBlast(deps, request.body, 'members') }),
+    async (request, reply) => {
+      const job = await queueMonthlyBlast(deps, request.body, request.member.id)
+      return reply.status(202).send({ data: job })
+    },
+  )
+
+  app.get(
+    '/controlpanel/jobs/:id/',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Where a job an operator started stands (the monthly blast)',
+        params: getJobParamsSchema,
+        response: { 200: jobResponseSchema },
+      },
+    },
+    async (request) => ({ data: await readJob(deps.db, request.params.id) }),
   )
 
   app.patch(

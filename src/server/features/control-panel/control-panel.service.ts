@@ -151,9 +151,9 @@ export async function readControlPanel(deps: AppDeps): Promise<ControlPanel> {
 export async function sendTenMinuteNotice(deps: AppDeps, podclubId: number) {
   const podclub = await readPanelPodclub(deps, podclubId)
   if (podclub.status !== 'upcoming')
-    throw new AppError('BAD_REQUEST', `This podclub is ${podclub.status}: no notice to send.`, 400)
+    throw new AppError('BAD_REQUEST', `This podclub is ${podclub.status}: no notice to send.`)
   const sent = await sendNoticeNow(deps, podclubId, '10m')
-  if (!sent) throw new AppError('CONFLICT', 'The 10-minute notice was already sent.', 409)
+  if (!sent) throw new AppError('CONFLICT', 'The 10-minute notice was already sent.')
   return readPanelPodclub(deps, podclubId)
 }
 
@@ -171,7 +171,7 @@ export async function markComplete(deps: AppDeps, podclubId: number) {
         .from(podclubs)
         .where(eq(podclubs.id, podclubId))
       if (!exists) throw notFound('podclub')
-      throw new AppError('CONFLICT', `This podclub is already ${exists.status}.`, 409)
+      throw new AppError('CONFLICT', `This podclub is already ${exists.status}.`)
     }
     await clearSeatWaitlist(tx, podclubId)
     await bumpPodclubsVersion(tx)
@@ -276,7 +276,7 @@ export async function quickRegister(
   username: string,
 ): Promise<RegistrationState> {
   const userId = await findUserId(deps.db, username)
-  if (userId === null) throw new AppError('NOT_FOUND', `No member is called '${username}'.`, 404)
+  if (userId === null) throw new AppError('NOT_FOUND', `No member is called '${username}'.`)
   return takeSeatFor(deps, podclubId, userId)
 }
 

@@ -25,10 +25,10 @@ export async function postHindsight(
       .for('update')
     if (!club) throw notFound('podclub')
     if (!(await isAttendee(tx, club, member.id))) {
-      throw new AppError('FORBIDDEN', 'You are not a participant of this podclub', 403)
+      throw new AppError('FORBIDDEN', 'You are not a participant of this podclub')
     }
     if (club.status !== 'completed') {
-      throw new AppError('CONFLICT', 'Hindsights can be posted once the podclub is completed', 409)
+      throw new AppError('CONFLICT', 'Hindsights can be posted once the podclub is completed')
     }
     const [{ n } = { n: 0 }] = await tx
       .select({ n: count() })
@@ -38,7 +38,6 @@ export async function postHindsight(
       throw new AppError(
         'HINDSIGHT_LIMIT',
         `This podclub already has ${HINDSIGHTS_PER_PODCLUB} hindsights`,
-        409,
       )
     }
     await tx.insert(hindsights).values({ podclubId, userId: member.id, message })

@@ -37,14 +37,15 @@ export type OutboxWorkerDeps = {
 export type OutboxRunResult = { delivered: number; retried: number; failed: number }
 
 export type OutboxWorker = {
-  /** Claims one batch of due messages and tries each once. Runs of one worker never overlap. */
-  runOnce(): Promise<OutboxRunResult>
-  /** Runs every `intervalMs` (default 2000) until stop(). */
-  start(intervalMs?: number): void
-  /** Asks for a run soon, for a caller that just enqueued mail. Does nothing unless started. */
-  wake(): void
+  /** Messages claimed per run: a run that handled this many suggests more are due. */
+  readonly batchSize: number
   /**
-   * Stops the timer and resolves once the message being sent is settled. The rest of the batch
+   * Claims one batch of due messages and tries each once. Runs of one worker never overlap. The
+   * scheduler runs it (src/server/background.ts), and at once when mail was committed.
+   */
+  runOnce(): Promise<OutboxRunResult>
+  /**
+   * Resolves once the message being sent is settled. The rest of the batch
    * is handed back unsent, for the next process. A stopped worker sends nothing more.
    */
   stop(): Promise<void>
@@ -66,14 +67,9 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
   const messageIdDomain = domainOf(from)
 
   let stopped = false
-  let timer: NodeJS.Timeout | undefined
-  let intervalMs = 2_000
-  let started = false
   // Every run chains onto the previous one: this is what "never overlapping" rests on, and what
   // stop() waits for.
   let tail: Promise<unknown> = Promise.resolve()
-  let running = false
-  let wakeRequested = false
 
   /** A claimed row; `attempts` already counts the attempt this claim is for. */
   type Claimed = typeof outboxMessages.$inferSelect
@@ -302,57 +298,16 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
   }
 
   function runOnce(): Promise<OutboxRunResult> {
-    const run = tail.then(async () => {
-      running = true
-      try {
-        return await processBatch()
-      } finally {
-        running = false
-      }
-    })
+    const run = tail.then(processBatch)
     tail = run.catch(() => {})
     return run
   }
 
-  function schedule(delayMs: number) {
-    if (!started || stopped) return
-    clearTimeout(timer)
-    timer = setTimeout(tick, delayMs)
-    timer.unref()
-  }
-
-  async function tick() {
-    timer = undefined
-    wakeRequested = false
-    try {
-      const result = await runOnce()
-      // A full batch suggests more is due: carry on without waiting for the interval.
-      const busy = result.delivered + result.retried + result.failed >= batchSize
-      schedule(busy || wakeRequested ? 0 : intervalMs)
-    } catch (err) {
-      log.error({ err }, 'outbox: run failed')
-      schedule(intervalMs)
-    }
-  }
-
   return {
+    batchSize,
     runOnce,
-    start(every = 2_000) {
-      if (started && !stopped) return
-      intervalMs = every
-      started = true
-      stopped = false
-      schedule(0)
-    },
-    wake() {
-      if (!started || stopped) return
-      if (running) wakeRequested = true
-      else if (timer) schedule(0)
-    },
     async stop() {
       stopped = true
-      clearTimeout(timer)
-      timer = undefined
       await tail
     },
   }

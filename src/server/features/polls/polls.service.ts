@@ -25,9 +25,9 @@ type PollRow = typeof polls.$inferSelect
 type Reader = Db | Tx
 
 const pollNotFound = () => notFound('Poll')
-const pollExpired = () => new AppError('CONFLICT', POLL_EXPIRED_MESSAGE, 409)
-const invalidCode = () => new AppError('BAD_REQUEST', voteCodeErrors.invalid, 400)
-const usedCode = () => new AppError('VOTE_CODE_USED', voteCodeErrors.used, 409)
+const pollExpired = () => new AppError('CONFLICT', POLL_EXPIRED_MESSAGE)
+const invalidCode = () => new AppError('BAD_REQUEST', voteCodeErrors.invalid)
+const usedCode = () => new AppError('VOTE_CODE_USED', voteCodeErrors.used)
 
 const isExpired = (poll: PollRow, now: Date) => poll.expiresAt.getTime() <= now.getTime()
 

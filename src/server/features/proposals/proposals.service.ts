@@ -91,7 +91,7 @@ export async function createProposal(
 ): Promise<Podclub> {
   // The body schema has checked it already; this only narrows the type.
   const startsAt = parseClubDateTime(input.scheduledStart)
-  if (!startsAt) throw new AppError('BAD_REQUEST', CLUB_TIME_MESSAGES.required, 400)
+  if (!startsAt) throw new AppError('BAD_REQUEST', CLUB_TIME_MESSAGES.required)
   return transaction(deps, (tx) =>
     insertUpcomingPodclub(tx, input, {
       podmeisterId: member.id,

@@ -26,7 +26,7 @@ async function insertSeat(
   userId: number,
   taken: number,
 ): Promise<RegistrationState> {
-  if (taken >= SEATS_PER_PODCLUB) throw new AppError('NO_SEATS_LEFT', 'No seats left', 409)
+  if (taken >= SEATS_PER_PODCLUB) throw new AppError('NO_SEATS_LEFT', 'No seats left')
   await tx.insert(registrations).values({ podclubId, userId })
   await tx
     .delete(seatWaitlist)

@@ -4,7 +4,7 @@ import { podclubs, registrations } from '../../db/schema/index'
 import type { AppDeps } from '../../deps'
 import { AppError, notFound } from '../../lib/app-error'
 
-export const refuse = (message: string) => new AppError('CONFLICT', message, 409)
+export const refuse = (message: string) => new AppError('CONFLICT', message)
 
 /**
  * Locks the podclub row for the rest of the transaction and refuses any change of its seats or

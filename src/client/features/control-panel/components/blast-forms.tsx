@@ -1,7 +1,13 @@
-import { useId, useState } from 'react'
+import { useQueryClient } from '@tanstack/react-query'
+import { useEffect, useId, useRef, useState } from 'react'
 import type { FieldErrors, UseFormReturn } from 'react-hook-form'
 import type { z } from 'zod'
-import { createBlastBodySchema, type CreateBlastBody } from '#contract/control-panel'
+import {
+  createBlastBodySchema,
+  type CreateBlastBody,
+  monthlyBlastResultSchema,
+} from '#contract/control-panel'
+import { isJobSettled, type Job } from '#contract/jobs'
 import {
   AlertDialog,
   AlertDialogAction,
@@ -12,10 +18,12 @@ import {
   AlertDialogTitle,
 } from '#client/components/ui/alert-dialog'
 import { Field, FieldError } from '#client/components/form/field'
+import { Progress } from '#client/components/ui/progress'
 import { PendingButton } from '#client/components/form/pending-button'
 import { formErrorOf, showServerError } from '#client/components/form/server-error'
 import { useContractForm } from '#client/components/form/use-contract-form'
 import { toast } from '#client/lib/toast'
+import { jobQueryOptions, useJob } from '../api/get-job'
 import { useSendMonthlyBlast } from '../api/send-monthly-blast'
 import { useSendTestBlast } from '../api/send-test-blast'
 
@@ -110,10 +118,83 @@ export function TestBlastForm() {
   )
 }
 
+/** Where the page keeps the blast it is following, so a reload goes on showing its progress. */
+const BLAST_JOB_KEY = 'podclub.monthly-blast-job'
+
+function storedJobId(): number | null {
+  try {
+    const id = Number(window.sessionStorage.getItem(BLAST_JOB_KEY))
+    return Number.isInteger(id) && id > 0 ? id : null
+  } catch {
+    return null
+  }
+}
+
+function storeJobId(id: number | null) {
+  try {
+    if (id === null) window.sessionStorage.removeItem(BLAST_JOB_KEY)
+    else window.sessionStorage.setItem(BLAST_JOB_KEY, String(id))
+  } catch {
+    // Storage refused (private mode, full): the progress shows until the page is left.
+  }
+}
+
+/** Tells the operator how a blast job ended, in the spec's words. */
+function announce(job: Job) {
+  if (job.status === 'done') {
+    const result = monthlyBlastResultSchema.safeParse(job.result)
+    const queued = result.success ? ` (${result.data.queued} queued)` : ''
+    toast({
+      title: 'Monthly Blast Sent',
+      description: `The monthly blast was sent successfully to all members${queued}.`,
+    })
+  } else {
+    toast({
+      title: 'Unable to Send Monthly Blast',
+      description: job.error ?? 'The monthly blast could not be sent.',
+      variant: 'destructive',
+    })
+  }
+}
+
+/** How far the blast has come: members reached out of those it goes to. */
+function BlastProgress({ job }: { job: Job }) {
+  const percent = job.total ? Math.min(100, Math.round((job.done / job.total) * 100)) : 0
+  return (
+    <div role="status" className="grid gap-1.5 text-sm">
+      <p>
+        {job.status === 'queued' || job.total === null
+          ? 'Monthly blast queued, starting…'
+          : `Sending the monthly blast: ${job.done.toLocaleString('en-US')} of ${job.total.toLocaleString('en-US')} members`}
+      </p>
+      <Progress value={percent} label="monthly blast progress" />
+    </div>
+  )
+}
+
 export function MonthlyBlastForm() {
   const form = useBlastForm()
   const [confirming, setConfirming] = useState<CreateBlastBody | null>(null)
   const send = useSendMonthlyBlast()
+  const queryClient = useQueryClient()
+  // The job the server answered with: asked about every second until it is done or failed.
+  const [jobId, setJobId] = useState<number | null>(storedJobId)
+  const { data: job, isRefused } = useJob(jobId)
+  const following = job && job.id === jobId ? job : undefined
+  const isFollowing = jobId !== null && !isRefused && !(following && isJobSettled(following))
+  const isSending = send.isPending || isFollowing
+
+  // Told once per job, when it settles; the query stops asking by itself (`jobQueryOptions`).
+  const announced = useRef<number | null>(null)
+  useEffect(() => {
+    if (!following || !isJobSettled(following) || announced.current === following.id) return
+    announced.current = following.id
+    announce(following)
+    storeJobId(null)
+  }, [following])
+  useEffect(() => {
+    if (isRefused) storeJobId(null)
+  }, [isRefused])
 
   // Spec 2 §5: a blast to every member waits for the operator to confirm it.
   const handleSubmit = form.handleSubmit((body) => setConfirming(body))
@@ -121,11 +202,11 @@ export function MonthlyBlastForm() {
   function handleConfirm() {
     if (!confirming) return
     send.mutate(confirming, {
-      onSuccess: (data) =>
-        toast({
-          title: 'Monthly Blast Sent',
-          description: `The monthly blast was sent successfully to all members (${data.queued} queued).`,
-        }),
+      onSuccess: (queued) => {
+        queryClient.setQueryData(jobQueryOptions(queued.id).queryKey, queued)
+        storeJobId(queued.id)
+        setJobId(queued.id)
+      },
       onError: (error) => showServerError(form, error, { title: 'Unable to Send Monthly Blast' }),
       onSettled: () => form.reset(),
     })
@@ -143,9 +224,10 @@ export function MonthlyBlastForm() {
         description="Sends three upcoming podclubs to every member who has not unsubscribed."
         form={form}
       />
-      <PendingButton isPending={send.isPending} className="justify-self-start">
+      <PendingButton isPending={isSending} className="justify-self-start">
         [ send monthly blast ]
       </PendingButton>
+      {following && !isJobSettled(following) ? <BlastProgress job={following} /> : null}
       <AlertDialog
         open={confirming !== null}
         onOpenChange={(open) => {

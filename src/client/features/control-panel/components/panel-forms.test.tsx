@@ -7,6 +7,7 @@ import {
   triggerResponseSchema,
   type ControlPanelPodclub,
 } from '#contract/control-panel'
+import { type Job, jobResponseSchema } from '#contract/jobs'
 import { superuser } from '#client/testing/fixtures'
 import { reply, replyError, type Handlers } from '#client/testing/mock-api'
 import { findScreenTitle, queryToasts, renderWithProviders } from '#client/testing/render'
@@ -116,24 +117,104 @@ describe('control panel: blasts', () => {
     expect(api.callsTo('POST /monthlyblast/')).toHaveLength(0)
   })
 
-  it('sends the monthly blast once confirmed', async () => {
-    const { user, api } = await renderPanel({
-      'POST /monthlyblast/': () => reply(blastResponseSchema, { data: { queued: 120 } }),
-    })
-    const inputs = idInputs('monthly blast')
-    for (const [i, input] of inputs.entries()) await user.type(input, String(i + 1))
+  const job = (overrides: Partial<Job> = {}): Job => ({
+    id: 41,
+    kind: 'monthly-blast',
+    status: 'queued',
+    done: 0,
+    total: null,
+    result: null,
+    error: null,
+    created_at: '2026-12-01T15:00:00.000Z',
+    finished_at: null,
+    ...overrides,
+  })
+
+  async function confirmBlast(user: Awaited<ReturnType<typeof renderPanel>>['user']) {
+    for (const [i, input] of idInputs('monthly blast').entries())
+      await user.type(input, String(i + 1))
     await user.click(screen.getByRole('button', { name: '[ send monthly blast ]' }))
     const dialog = await screen.findByRole('alertdialog')
     await user.click(within(dialog).getByRole('button', { name: 'Yes, Send Monthly Blast' }))
+  }
 
-    await waitFor(() => expect(toastText()[0]).toMatch(/^Monthly Blast Sent/))
-    expect(toastText()[0]).toContain('sent successfully to all members')
+  it('queues the monthly blast once confirmed, shows its progress, then says it was sent', async () => {
+    const states = [
+      job({ status: 'running', done: 40, total: 120 }),
+      job({ status: 'done', done: 120, total: 120, result: { queued: 120 } }),
+    ]
+    const { user, api } = await renderPanel({
+      'POST /monthlyblast/': () => reply(jobResponseSchema, { data: job() }, 202),
+      'GET /controlpanel/jobs/:id/': () =>
+        reply(jobResponseSchema, { data: states.length > 1 ? states.shift()! : states[0]! }),
+    })
+    const inputs = idInputs('monthly blast')
+    await confirmBlast(user)
+
+    const progress = await screen.findByText('Sending the monthly blast: 40 of 120 members')
+    expect(progress.closest('[role="status"]')).not.toBeNull()
+    expect(screen.getByRole('progressbar', { name: 'monthly blast progress' })).toHaveAttribute(
+      'aria-valuenow',
+      '33',
+    )
+    expect(screen.getByRole('button', { name: /send monthly blast/ })).toBeDisabled()
     expect(api.callsTo('POST /monthlyblast/')[0]?.body).toEqual({
       podclub_1: 1,
       podclub_2: 2,
       podclub_3: 3,
     })
     for (const input of inputs) expect(input).toHaveValue(null)
+
+    await waitFor(
+      () =>
+        expect(toastText()).toEqual([
+          'Monthly Blast SentThe monthly blast was sent successfully to all members (120 queued).',
+        ]),
+      { timeout: 4_000 },
+    )
+    expect(screen.queryByText(/Sending the monthly blast/)).toBeNull()
+    expect(screen.getByRole('button', { name: '[ send monthly blast ]' })).toBeEnabled()
+    expect(api.callsTo('GET /controlpanel/jobs/:id/')[0]?.params.id).toBe('41')
+    // Done: nothing more is asked.
+    const asked = api.callsTo('GET /controlpanel/jobs/:id/').length
+    await new Promise((resolve) => setTimeout(resolve, 1_500))
+    expect(api.callsTo('GET /controlpanel/jobs/:id/')).toHaveLength(asked)
+  })
+
+  it("says 'Unable to Send Monthly Blast' with the reason when the job fails", async () => {
+    const reason = 'podclub 2 (podclub_2) is cancelled: a blast lists upcoming podclubs only.'
+    const { user } = await renderPanel({
+      'POST /monthlyblast/': () => reply(jobResponseSchema, { data: job() }, 202),
+      'GET /controlpanel/jobs/:id/': () =>
+        reply(jobResponseSchema, { data: job({ status: 'failed', error: reason }) }),
+    })
+    await confirmBlast(user)
+    await waitFor(() => expect(toastText()).toEqual([`Unable to Send Monthly Blast${reason}`]), {
+      timeout: 4_000,
+    })
+  })
+
+  it('goes on showing a blast in progress after a reload', async () => {
+    window.sessionStorage.setItem('podclub.monthly-blast-job', '41')
+    const states = [
+      job({ status: 'running', done: 600, total: 9_500 }),
+      job({ status: 'done', done: 9_500, total: 9_500, result: { queued: 9_500 } }),
+    ]
+    await renderPanel({
+      'GET /controlpanel/jobs/:id/': () =>
+        reply(jobResponseSchema, { data: states.length > 1 ? states.shift()! : states[0]! }),
+    })
+    await screen.findByText('Sending the monthly blast: 600 of 9,500 members')
+    await waitFor(() => expect(toastText()[0]).toMatch(/^Monthly Blast Sent.*\(9500 queued\)/), {
+      timeout: 4_000,
+    })
+    expect(window.sessionStorage.getItem('podclub.monthly-blast-job')).toBeNull()
+  })
+
+  it('asks about no job while no blast is being sent', async () => {
+    const { api } = await renderPanel()
+    await new Promise((resolve) => setTimeout(resolve, 1_200))
+    expect(api.callsTo('GET /controlpanel/jobs/:id/')).toHaveLength(0)
   })
 
   it("says 'Unable to Send Monthly Blast' when refused", async () => {

@@ -1,0 +1,53 @@
+import { existsSync } from 'node:fs'
+import path from 'node:path'
+import fastifyStatic from '@fastify/static'
+import type { FastifyInstance } from 'fastify'
+import fp from 'fastify-plugin'
+import { isApiPath, sendError } from './errors'
+
+export type StaticPageOptions = {
+  /** Serve the built page (main.ts in production); off, only the API answers. */
+  serve: boolean
+  /** The build's folder, with index.html at its root. */
+  clientDir: string
+}
+
+/**
+ * The built page: its files as the build wrote them (pre-compressed, see docs/decisions/007),
+ * and index.html for every other GET of a page address, which the client router draws (its own
+ * not-found page included). Whatever else nothing answered is a 404 in the API's error shape.
+ */
+export const staticPagePlugin = fp<StaticPageOptions>(
+  async (app: FastifyInstance, { serve, clientDir }) => {
+    const hasClient = serve && existsSync(path.join(clientDir, 'index.html'))
+    if (hasClient) {
+      await app.register(fastifyStatic, {
+        root: clientDir,
+        wildcard: false,
+        index: false,
+        // The build writes name.br and name.gz beside each text file (vite.config.ts): sent as
+        // they are to a browser that accepts them, with Vary: Accept-Encoding.
+        preCompressed: true,
+        setHeaders: (res, filePath) => {
+          res.header(
+            'cache-control',
+            filePath.includes(`${path.sep}assets${path.sep}`)
+              ? 'public, max-age=31536000, immutable'
+              : 'no-cache',
+          )
+        },
+      })
+    }
+
+    app.setNotFoundHandler((request, reply) => {
+      const isPage =
+        (request.method === 'GET' || request.method === 'HEAD') && !isApiPath(request.url)
+      if (hasClient && isPage) {
+        // sendFile picks index.html.br or .gz too when the browser accepts them.
+        return reply.header('cache-control', 'no-cache').sendFile('index.html')
+      }
+      return sendError(request, reply, 'NOT_FOUND', 'Resource not found')
+    })
+  },
+  { name: 'static-page' },
+)
