@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { EnvError, parseEnv } from './env'
+import { envSchema, EnvError, parseEnv } from './env'
 
 const root = fileURLToPath(new URL('../../../', import.meta.url))
 
@@ -80,4 +81,29 @@ describe('settings', () => {
     expect(run.stderr).toMatch(/PORT: /)
     expect(run.stderr).toMatch(/SMTP_URL: must be a URL such as smtp:\/\//)
   }, 40_000)
+})
+
+describe('.env.example', () => {
+  /** Its `NAME=value` lines, in order. */
+  const lines = readFileSync(`${root}.env.example`, 'utf8')
+    .split('\n')
+    .filter((line) => /^[A-Z_]+=/.test(line))
+    .map((line) => {
+      const at = line.indexOf('=')
+      return [line.slice(0, at), line.slice(at + 1)] as const
+    })
+
+  it('lists every setting the server reads, once, and nothing else', () => {
+    const listed = lines.map(([name]) => name)
+    expect(new Set(listed).size).toBe(listed.length)
+    expect([...listed].sort()).toEqual(Object.keys(envSchema.shape).sort())
+  })
+
+  it('shows each default the server really uses', () => {
+    const defaults = parseEnv({})
+    for (const [name, value] of lines) {
+      const parsed = parseEnv({ [name]: value })[name as keyof typeof defaults]
+      expect(parsed, name).toEqual(defaults[name as keyof typeof defaults])
+    }
+  })
 })
