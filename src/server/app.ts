@@ -19,6 +19,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod'
 import { INTERNAL_ERROR_MESSAGE } from '#contract/common'
+import { API_PREFIX } from '#contract/endpoint'
 import type { AppDeps } from './deps'
 import { accountsRoutes } from './features/accounts/accounts.routes'
 import { authRoutes } from './features/auth/auth.routes'
@@ -260,7 +261,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
       await api.register(calendarRoutes, { deps })
       if (options.extraApiRoutes) await api.register(options.extraApiRoutes)
     },
-    { prefix: '/api/v1' },
+    { prefix: API_PREFIX },
   )
 
   const hasClient = options.serveClient && existsSync(path.join(clientDir, 'index.html'))

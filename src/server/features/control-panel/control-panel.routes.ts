@@ -1,21 +1,17 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import {
-  blastResponseSchema,
-  controlPanelResponseSchema,
-  createBlastBodySchema,
-  createInviteCodesBodySchema,
-  createOperatorPodclubBodySchema,
-  registerAdminParamsSchema,
-  createTriggerBodySchema,
-  inviteCodesResponseSchema,
-  podclubIdParamSchema,
-  triggerResponseSchema,
-  updateChatlogBodySchema,
-  updatePodclubBodySchema,
+  createInviteCodesEndpoint,
+  createOperatorPodclubEndpoint,
+  getControlPanelEndpoint,
+  quickRegisterEndpoint,
+  sendMonthlyBlastEndpoint,
+  sendTestBlastEndpoint,
+  triggerNoticeEndpoint,
+  updateChatlogEndpoint,
+  updatePodclubEndpoint,
 } from '#contract/control-panel'
-import { registrationStateResponseSchema } from '#contract/podclubs'
-import { createProposalResponseSchema } from '#contract/proposals'
 import type { AppDeps } from '../../deps'
+import { route } from '../../lib/route'
 import { sendBlast } from '../blasts/blasts.service'
 import {
   createInviteCodes,
@@ -28,131 +24,55 @@ import {
   updatePodclub,
 } from './control-panel.service'
 
-/** The operators' calls (spec 2 §7 and CONTRACT.md): super users only, checked here. */
+/** The operators' calls (spec 2 §7 and CONTRACT.md): super users only, as declared. */
 export const controlPanelRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (
   app,
   { deps },
 ) => {
-  const tags = ['control panel']
-  const config = { access: 'superuser' as const }
+  route(app, getControlPanelEndpoint, async () => ({ data: await readControlPanel(deps) }))
 
-  app.get(
-    '/controlpanel/',
-    { config, schema: { tags, response: { 200: controlPanelResponseSchema } } },
-    async () => ({ data: await readControlPanel(deps) }),
-  )
+  route(app, triggerNoticeEndpoint, async (request) => {
+    const { podclub_pk, notice_type } = request.body
+    return {
+      data:
+        notice_type === 'min'
+          ? await sendTenMinuteNotice(deps, podclub_pk)
+          : await markComplete(deps, podclub_pk),
+    }
+  })
 
-  app.post(
-    '/controlpanel/trigger/',
-    {
-      config,
-      schema: { tags, body: createTriggerBodySchema, response: { 200: triggerResponseSchema } },
-    },
-    async (request) => {
-      const { podclub_pk, notice_type } = request.body
-      return {
-        data:
-          notice_type === 'min'
-            ? await sendTenMinuteNotice(deps, podclub_pk)
-            : await markComplete(deps, podclub_pk),
-      }
-    },
-  )
+  route(app, sendTestBlastEndpoint, async (request) => ({
+    data: await sendBlast(deps, request.body, 'superusers'),
+  }))
 
-  app.post(
-    '/testmonthlyblast/',
-    {
-      config,
-      schema: { tags, body: createBlastBodySchema, response: { 200: blastResponseSchema } },
-    },
-    async (request) => ({ data: await sendBlast(deps, request.body, 'superusers') }),
-  )
+  route(app, sendMonthlyBlastEndpoint, async (request) => ({
+    data: await sendBlast(deps, request.body, 'members'),
+  }))
 
-  app.post(
-    '/monthlyblast/',
-    {
-      config,
-      schema: { tags, body: createBlastBodySchema, response: { 200: blastResponseSchema } },
-    },
-    async (request) => ({ data: await sendBlast(deps, request.body, 'members') }),
-  )
+  route(app, updatePodclubEndpoint, async (request) => ({
+    data: await updatePodclub(deps, request.params.id, request.body),
+  }))
 
-  app.patch(
-    '/controlpanel/podclubs/:id/',
-    {
-      config,
-      schema: {
-        tags,
-        params: podclubIdParamSchema,
-        body: updatePodclubBodySchema,
-        response: { 200: triggerResponseSchema },
-      },
-    },
-    async (request) => ({ data: await updatePodclub(deps, request.params.id, request.body) }),
-  )
+  route(app, updateChatlogEndpoint, async (request) => ({
+    data: await updateChatlog(deps, request.params.id, request.body.chatlog),
+  }))
 
-  app.put(
-    '/controlpanel/podclubs/:id/chatlog/',
-    {
-      config,
-      schema: {
-        tags,
-        params: podclubIdParamSchema,
-        body: updateChatlogBodySchema,
-        response: { 200: triggerResponseSchema },
-      },
-    },
-    async (request) => ({
-      data: await updateChatlog(deps, request.params.id, request.body.chatlog),
-    }),
-  )
+  route(app, createInviteCodesEndpoint, async (request, reply) => {
+    const codes = await createInviteCodes(deps, request.member.id, request.body.count)
+    return reply.status(201).send({ data: { codes } })
+  })
 
-  app.post(
-    '/controlpanel/invite_codes/',
-    {
-      config,
-      schema: {
-        tags,
-        body: createInviteCodesBodySchema,
-        response: { 201: inviteCodesResponseSchema },
-      },
-    },
-    async (request, reply) => {
-      const codes = await createInviteCodes(deps, request.member.id, request.body.count)
-      return reply.status(201).send({ data: { codes } })
-    },
-  )
+  route(app, quickRegisterEndpoint, async (request) => ({
+    data: await quickRegister(deps, request.params.podclubId, request.params.username),
+  }))
 
-  app.post(
-    '/register_admin/:podclubId/:username/',
-    {
-      config,
-      schema: {
-        tags,
-        summary: 'Quick registration: give a member a seat',
-        params: registerAdminParamsSchema,
-        response: { 200: registrationStateResponseSchema },
-      },
-    },
-    async (request) => ({
-      data: await quickRegister(deps, request.params.podclubId, request.params.username),
-    }),
-  )
-
-  app.post(
-    '/controlpanel/podclubs/',
-    {
-      config,
-      schema: {
-        tags,
-        summary: 'Create an upcoming podclub with any future date and podmeister',
-        body: createOperatorPodclubBodySchema(() => deps.clock.now()),
-        response: { 201: createProposalResponseSchema },
-      },
-    },
+  route(
+    app,
+    createOperatorPodclubEndpoint,
     async (request, reply) => {
       const podclub = await createOperatorPodclub(deps, request.body)
       return reply.status(201).send({ data: podclub })
     },
+    { now: () => deps.clock.now() },
   )
 }
