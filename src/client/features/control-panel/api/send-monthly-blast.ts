@@ -1,10 +1,10 @@
 import { useMutation } from '@tanstack/react-query'
-import { blastResponseSchema, type CreateBlastBody } from '#contract/control-panel'
-import { api } from '#client/lib/api-client'
+import { sendMonthlyBlastEndpoint, type CreateBlastBody } from '#contract/control-panel'
+import { callApi } from '#client/lib/api-client'
 
-/** POST /monthlyblast/: the monthly blast to every member who has not unsubscribed. */
+/** The monthly blast to every member who has not unsubscribed. */
 export function sendMonthlyBlast(body: CreateBlastBody) {
-  return api.post('/monthlyblast/', blastResponseSchema, { body })
+  return callApi(sendMonthlyBlastEndpoint, { body })
 }
 
 export function useSendMonthlyBlast() {
