@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { createSignupBodySchema } from './auth'
-import { envelope, textSchema } from './common'
+import { envelope, okSchema, textSchema } from './common'
+import { defineEndpoint } from './endpoint'
 
 // Account screens beyond login and signup: register form, password reset, e-mail confirmation,
 // waitlist and the public settings. Kept apart from auth.ts, which every page loads first.
@@ -99,3 +100,67 @@ export const confirmEmailBodySchema = z.object({
 })
 export type ConfirmEmailBody = z.infer<typeof confirmEmailBodySchema>
 export const confirmEmailResponseSchema = envelope(z.object({ confirmed: z.literal(true) }))
+
+// The calls.
+
+export const joinWaitlistEndpoint = defineEndpoint({
+  method: 'POST',
+  path: '/waitlist/',
+  access: 'public',
+  tags: ['waitlist'],
+  body: createWaitlistEntryBodySchema,
+  response: { 200: okSchema },
+})
+
+const resetTags = ['password reset']
+
+/** Answers alike whether or not the address has an account. */
+export const requestPasswordResetEndpoint = defineEndpoint({
+  method: 'POST',
+  path: '/auth/passwordreset/',
+  access: 'public',
+  tags: resetTags,
+  body: createPasswordResetBodySchema,
+  response: { 200: okSchema },
+})
+
+/** Succeeds while the reset link still works. */
+export const validateResetTokenEndpoint = defineEndpoint({
+  method: 'POST',
+  path: '/auth/passwordreset/validate_token/',
+  access: 'public',
+  tags: resetTags,
+  body: validatePasswordResetTokenBodySchema,
+  response: { 200: okSchema },
+})
+
+/** Sets the new password; every session of the account ends. */
+export const confirmPasswordResetEndpoint = defineEndpoint({
+  method: 'POST',
+  path: '/auth/passwordreset/confirm/',
+  access: 'public',
+  tags: resetTags,
+  body: confirmPasswordResetBodySchema,
+  response: { 200: okSchema },
+})
+
+const confirmTags = ['e-mail confirmation']
+
+export const resendConfirmationEmailEndpoint = defineEndpoint({
+  method: 'POST',
+  path: '/confirmationEmail/',
+  access: 'public',
+  tags: confirmTags,
+  body: createConfirmationEmailBodySchema,
+  response: { 200: okSchema },
+})
+
+/** Confirming twice is harmless, so the page may call it on load. */
+export const confirmEmailEndpoint = defineEndpoint({
+  method: 'POST',
+  path: '/confirmEmail/',
+  access: 'public',
+  tags: confirmTags,
+  body: confirmEmailBodySchema,
+  response: { 200: confirmEmailResponseSchema },
+})

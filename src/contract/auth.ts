@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { envelope, textSchema } from './common'
+import { envelope, okSchema, textSchema } from './common'
+import { defineEndpoint } from './endpoint'
 
 export const sessionUserSchema = z.object({
   username: z.string(),
@@ -77,3 +78,54 @@ export type CreateSignupBody = z.infer<typeof createSignupBodySchema>
 
 export const validateInviteCodeBodySchema = z.object({ code: inviteCodeSchema })
 export const validateInviteCodeResponseSchema = envelope(z.object({ valid: z.literal(true) }))
+
+// The calls (spec 2 §7).
+
+const tags = ['auth']
+
+/** Who is logged in; it also sets the csrftoken cookie every later write needs. */
+export const getWhoamiEndpoint = defineEndpoint({
+  method: 'GET',
+  path: '/whoami/',
+  access: 'public',
+  tags,
+  response: { 200: whoamiResponseSchema },
+})
+
+/** Answers the whoami shape; a wrong name or password is a 401 the login form shows. */
+export const loginEndpoint = defineEndpoint({
+  method: 'POST',
+  path: '/login/',
+  access: 'public',
+  tags,
+  body: createLoginBodySchema,
+  response: { 200: whoamiResponseSchema },
+})
+
+export const logoutEndpoint = defineEndpoint({
+  method: 'POST',
+  path: '/logout/',
+  access: 'public',
+  tags,
+  response: { 200: okSchema },
+})
+
+/** Creates the account and its session. */
+export const signupEndpoint = defineEndpoint({
+  method: 'POST',
+  path: '/signup/',
+  access: 'public',
+  tags,
+  body: createSignupBodySchema,
+  response: { 201: whoamiResponseSchema },
+})
+
+/** Succeeds when the code would let someone sign up now. */
+export const validateInviteCodeEndpoint = defineEndpoint({
+  method: 'POST',
+  path: '/validate_invite_code/',
+  access: 'public',
+  tags,
+  body: validateInviteCodeBodySchema,
+  response: { 200: validateInviteCodeResponseSchema },
+})

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { envelope } from './common'
+import { defineEndpoint } from './endpoint'
 
 /**
  * GET /config/: what the page needs to know about this installation: its public address, the
@@ -15,3 +16,12 @@ export const publicConfigSchema = z.object({
 })
 export type PublicConfig = z.infer<typeof publicConfigSchema>
 export const getPublicConfigResponseSchema = envelope(publicConfigSchema)
+
+export const getPublicConfigEndpoint = defineEndpoint({
+  method: 'GET',
+  path: '/config/',
+  access: 'public',
+  tags: ['config'],
+  summary: "The club's address, reusable invite code and link, and contact address",
+  response: { 200: getPublicConfigResponseSchema },
+})

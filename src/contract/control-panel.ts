@@ -1,8 +1,14 @@
 import { z } from 'zod'
 import { clubDateTimeSchema } from './club-time'
 import { envelope, idSchema, textSchema } from './common'
-import { podclubLocationSchema, podclubStatusSchema } from './podclubs'
-import { createProposalBodySchema } from './proposals'
+import { defineEndpoint } from './endpoint'
+import { jobResponseSchema } from './jobs'
+import {
+  podclubLocationSchema,
+  podclubStatusSchema,
+  registrationStateResponseSchema,
+} from './podclubs'
+import { createProposalBodySchema, createProposalResponseSchema } from './proposals'
 
 /** A podclub id typed into an operator form ('podclub ID 1'): a positive whole number. */
 const podclubIdField = (label: string) =>
@@ -177,3 +183,127 @@ export function createOperatorPodclubBodySchema(now: () => Date = () => new Date
 }
 export const PODMEISTER_REQUIRED = 'Podmeister username is required'
 export type CreateOperatorPodclubBody = z.input<ReturnType<typeof createOperatorPodclubBodySchema>>
+
+// The operators' calls (spec 2 §7 and CONTRACT.md): super users only.
+
+const tags = ['control panel']
+const access = 'superuser'
+
+/** Everything the panel shows, each list bounded by the server. */
+export const getControlPanelEndpoint = defineEndpoint({
+  method: 'GET',
+  path: '/controlpanel/',
+  access,
+  tags,
+  response: { 200: controlPanelResponseSchema },
+})
+
+/** 'min' sends the 10-minute notice now, 'complete' marks the podclub complete. */
+export const triggerNoticeEndpoint = defineEndpoint({
+  method: 'POST',
+  path: '/controlpanel/trigger/',
+  access,
+  tags,
+  body: createTriggerBodySchema,
+  response: { 200: triggerResponseSchema },
+})
+
+/** The monthly blast, sent to super users only. */
+export const sendTestBlastEndpoint = defineEndpoint({
+  method: 'POST',
+  path: '/testmonthlyblast/',
+  access,
+  tags,
+  body: createBlastBodySchema,
+  response: { 200: blastResponseSchema },
+})
+
+/** The monthly blast to every member who has not unsubscribed. */
+export const sendMonthlyBlastEndpoint = defineEndpoint({
+  method: 'POST',
+  path: '/monthlyblast/',
+  access,
+  tags,
+  summary: 'Queue the monthly blast: answers at once with the job that sends it',
+  body: createBlastBodySchema,
+  response: { 202: jobResponseSchema },
+})
+
+/** An operator's change of date, location, link or status. */
+export const updatePodclubEndpoint = defineEndpoint({
+  method: 'PATCH',
+  path: '/controlpanel/podclubs/:id/',
+  access,
+  tags,
+  params: podclubIdParamSchema,
+  body: updatePodclubBodySchema,
+  response: { 200: triggerResponseSchema },
+})
+
+/** Saves the Zoom chat text, replacing any earlier one. */
+export const updateChatlogEndpoint = defineEndpoint({
+  method: 'PUT',
+  path: '/controlpanel/podclubs/:id/chatlog/',
+  access,
+  tags,
+  params: podclubIdParamSchema,
+  body: updateChatlogBodySchema,
+  response: { 200: triggerResponseSchema },
+})
+
+/** New single-use welcome codes. */
+export const createInviteCodesEndpoint = defineEndpoint({
+  method: 'POST',
+  path: '/controlpanel/invite_codes/',
+  access,
+  tags,
+  body: createInviteCodesBodySchema,
+  response: { 201: inviteCodesResponseSchema },
+})
+
+export const quickRegisterEndpoint = defineEndpoint({
+  method: 'POST',
+  path: '/register_admin/:podclubId/:username/',
+  access,
+  tags,
+  summary: 'Quick registration: give a member a seat',
+  params: registerAdminParamsSchema,
+  response: { 200: registrationStateResponseSchema },
+})
+
+export const createOperatorPodclubEndpoint = defineEndpoint({
+  method: 'POST',
+  path: '/controlpanel/podclubs/',
+  access,
+  tags,
+  summary: 'Create an upcoming podclub with any future date and podmeister',
+  // "In the future" is judged by the clock at each request.
+  body: createOperatorPodclubBodySchema,
+  response: { 201: createProposalResponseSchema },
+})
+
+// The blasts' unsubscribe.
+
+/** The unsubscribe page's call: the signed link of a blast turns blasts off. */
+export const unsubscribeEndpoint = defineEndpoint({
+  method: 'POST',
+  path: '/unsubscribe/',
+  access: 'public',
+  tags: ['blasts'],
+  body: unsubscribeBodySchema,
+  response: { 200: unsubscribeResponseSchema },
+})
+
+/**
+ * RFC 8058 one-click unsubscribe: mail clients POST `List-Unsubscribe=One-Click` as a form, with
+ * no cookie and no CSRF token; the signed token in the URL is the proof. Outside the API for
+ * that reason. An address that cannot be one of ours is a 404, so the server reads the
+ * parameters itself.
+ */
+export const unsubscribeOneClickEndpoint = defineEndpoint({
+  method: 'POST',
+  path: '/unsubscribe/one-click/:uid/:token',
+  access: 'public',
+  secretParams: ['token'],
+  outsideApi: true,
+})

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { envelope, idSchema, textSchema } from './common'
+import { defineEndpoint } from './endpoint'
 
 /**
  * `POST /invite/` (spec 1 §3, §5): the home card sends email and note; phone and podclubId are
@@ -22,3 +23,13 @@ export const createInviteBodySchema = z.object({
 export type CreateInviteBody = z.input<typeof createInviteBodySchema>
 
 export const createInviteResponseSchema = envelope(z.object({ sent: z.literal(true) }))
+
+export const sendInviteEndpoint = defineEndpoint({
+  method: 'POST',
+  path: '/invite/',
+  access: 'member',
+  tags: ['invites'],
+  summary: 'Mail a single-use welcome code to a friend, with a note',
+  body: createInviteBodySchema,
+  response: { 200: createInviteResponseSchema },
+})

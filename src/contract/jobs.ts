@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { envelope, idSchema } from './common'
+import { defineEndpoint } from './endpoint'
 
 /** Long work taken off the request that asked for it (a monthly blast): where it stands. */
 export const jobStatusSchema = z.enum(['queued', 'running', 'done', 'failed'])
@@ -28,3 +29,14 @@ export const getJobParamsSchema = z.object({ id: idSchema })
 /** A job is over, one way or the other: the page stops asking about it. */
 export const isJobSettled = (job: Pick<Job, 'status'>) =>
   job.status === 'done' || job.status === 'failed'
+
+/** Where a job an operator started stands (the monthly blast), polled while it runs. */
+export const getJobEndpoint = defineEndpoint({
+  method: 'GET',
+  path: '/controlpanel/jobs/:id/',
+  access: 'superuser',
+  tags: ['control panel'],
+  summary: 'Where a job an operator started stands (the monthly blast)',
+  params: getJobParamsSchema,
+  response: { 200: jobResponseSchema },
+})

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { envelope, textSchema } from './common'
-import { podclubSchema } from './podclubs'
+import { defineEndpoint } from './endpoint'
+import { podclubIdParamsSchema, podclubSchema } from './podclubs'
 
 /** At most this many hindsights per podclub (spec 2 §9); the post form hides once reached. */
 export const HINDSIGHTS_PER_PODCLUB = 20
@@ -49,3 +50,37 @@ export const hindsightTextSchema = textSchema({ error: HINDSIGHT_EMPTY })
 export const createHindsightBodySchema = z.object({ hindsight: hindsightTextSchema })
 export type CreateHindsightBody = z.infer<typeof createHindsightBodySchema>
 export const createHindsightResponseSchema = envelope(hindsightSchema)
+
+// The calls.
+
+export const getPodclubDetailEndpoint = defineEndpoint({
+  method: 'GET',
+  path: '/podclubs/:podclubId/',
+  access: 'public',
+  tags: ['podclubs'],
+  params: podclubIdParamsSchema,
+  response: { 200: getPodclubDetailResponseSchema },
+})
+
+export const submitHindsightEndpoint = defineEndpoint({
+  method: 'POST',
+  path: '/podclub/:podclubId/submit_hindsight/',
+  access: 'member',
+  tags: ['hindsights'],
+  params: podclubIdParamsSchema,
+  body: createHindsightBodySchema,
+  response: { 201: createHindsightResponseSchema },
+})
+
+/**
+ * The podclub's `.ics`, a download: the browser fetches it through a plain link (calendar apps
+ * open the file), so it has no JSON answer.
+ */
+export const getPodclubCalendarEndpoint = defineEndpoint({
+  method: 'GET',
+  path: '/podclubs/:podclubId/calendar/',
+  access: 'public',
+  tags: ['calendar'],
+  summary: "The podclub's calendar entry (.ics), for 'add to calendar'",
+  params: podclubIdParamsSchema,
+})

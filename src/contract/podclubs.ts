@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { envelope, idSchema } from './common'
+import { defineEndpoint } from './endpoint'
 
 /** The 9 reservable seats of every podclub; the podmeister takes none of them. */
 export const SEATS_PER_PODCLUB = 9
@@ -116,3 +117,84 @@ export type PastPodclub = z.infer<typeof pastPodclubSchema>
 export const listPastPodclubsResponseSchema = envelope(z.array(pastPodclubSchema))
 /** `null` while the club has no completed podclub yet. */
 export const getRandomPastPodclubResponseSchema = envelope(pastPodclubSchema.nullable())
+
+// The calls.
+
+const tags = ['podclubs']
+
+export const listUpcomingPodclubsEndpoint = defineEndpoint({
+  method: 'GET',
+  path: '/all_upcoming_podclubs/',
+  access: 'public',
+  tags,
+  summary: 'Every upcoming podclub, soonest first: the home feed',
+  response: { 200: listPodclubsResponseSchema },
+})
+
+export const listPodclubsEndpoint = defineEndpoint({
+  method: 'GET',
+  path: '/podclubs/',
+  access: 'public',
+  tags,
+  summary: 'Upcoming and completed podclubs, latest first',
+  response: { 200: listPodclubsResponseSchema },
+})
+
+export const listMyUpcomingPodclubsEndpoint = defineEndpoint({
+  method: 'GET',
+  path: '/my_upcoming_podclubs/',
+  access: 'member',
+  tags,
+  summary: "The caller's upcoming podclubs: seats held and podclubs hosted, soonest first",
+  response: { 200: listPodclubsResponseSchema },
+})
+
+export const listPastPodclubsEndpoint = defineEndpoint({
+  method: 'GET',
+  path: '/past_podclubs/',
+  access: 'public',
+  tags,
+  summary: 'Completed podclubs, latest first',
+  response: { 200: listPastPodclubsResponseSchema },
+})
+
+export const getRandomPastPodclubEndpoint = defineEndpoint({
+  method: 'GET',
+  path: '/past_podclubs/random/',
+  access: 'public',
+  tags,
+  summary: 'One completed podclub at random, for the archive card (null before the first)',
+  response: { 200: getRandomPastPodclubResponseSchema },
+})
+
+export const getSplashStatsEndpoint = defineEndpoint({
+  method: 'GET',
+  path: '/splash/',
+  access: 'public',
+  tags: ['splash'],
+  summary: 'Members, podclubs discussed and cities represented',
+  response: { 200: getSplashResponseSchema },
+})
+
+export const toggleRegistrationEndpoint = defineEndpoint({
+  method: 'POST',
+  path: '/register/:podclubId/',
+  access: 'member',
+  tags: ['registrations'],
+  summary: 'Take a seat, or give it back when already holding one',
+  params: podclubIdParamsSchema,
+  headers: idempotentWriteHeadersSchema,
+  response: { 200: registrationStateResponseSchema },
+})
+
+/** Not the club's invite waitlist at /waitlist/. */
+export const toggleSeatWaitlistEndpoint = defineEndpoint({
+  method: 'POST',
+  path: '/podclubs/:podclubId/seat_waitlist/',
+  access: 'member',
+  tags: ['registrations'],
+  summary: "Join a full podclub's seat waitlist, or leave it",
+  params: podclubIdParamsSchema,
+  headers: idempotentWriteHeadersSchema,
+  response: { 200: seatWaitlistStateResponseSchema },
+})

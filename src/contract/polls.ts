@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { emailSchema } from './auth'
 import { envelope, okSchema, textSchema } from './common'
+import { defineEndpoint } from './endpoint'
 
 /** How many options a poll offers (CONTRACT.md, operator call). */
 export const POLL_OPTIONS_MIN = 2
@@ -143,3 +144,58 @@ export const createPollBodySchema = z.object({
 })
 export type CreatePollBody = z.input<typeof createPollBodySchema>
 export const createPollResponseSchema = getPollResponseSchema
+
+// The calls.
+
+const tags = ['polls']
+
+export const getPollEndpoint = defineEndpoint({
+  method: 'GET',
+  path: '/polls/:pollId/',
+  access: 'public',
+  tags,
+  params: pollParamsSchema,
+  response: { 200: getPollResponseSchema },
+})
+
+/** The poll, and whether the code can vote in it. */
+export const getPollWithCodeEndpoint = defineEndpoint({
+  method: 'GET',
+  path: '/polls/:pollId/:voteCode/',
+  access: 'public',
+  secretParams: ['voteCode'],
+  tags,
+  params: getPollParamsSchema,
+  response: { 200: getPollResponseSchema },
+})
+
+/** Mails a vote code to the address. */
+export const requestVoteCodeEndpoint = defineEndpoint({
+  method: 'POST',
+  path: '/polls/:pollId/invite/',
+  access: 'public',
+  tags,
+  params: pollParamsSchema,
+  body: createPollInviteBodySchema,
+  response: { 200: createPollInviteResponseSchema },
+})
+
+/** Answers the poll as it stands after the vote. */
+export const castVoteEndpoint = defineEndpoint({
+  method: 'POST',
+  path: '/polls/:pollId/cast/',
+  access: 'public',
+  tags,
+  params: pollParamsSchema,
+  body: createPollVoteBodySchema,
+  response: { 200: createPollVoteResponseSchema },
+})
+
+export const createPollEndpoint = defineEndpoint({
+  method: 'POST',
+  path: '/controlpanel/polls/',
+  access: 'superuser',
+  tags: ['controlpanel'],
+  body: createPollBodySchema,
+  response: { 201: createPollResponseSchema },
+})

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { envelope } from './common'
+import { defineEndpoint } from './endpoint'
 import { podclubSchema } from './podclubs'
 
 /** A podclub in the profile's lists (spec 1 §3, Profile response). */
@@ -45,3 +46,33 @@ export const getProfileResponseSchema = envelope(profileSchema)
 
 /** `POST /profile/calendar_link/` makes a new calendar feed URL; the old one stops working. */
 export const resetCalendarLinkResponseSchema = envelope(z.object({ calendar_url: z.string() }))
+
+export const getProfileEndpoint = defineEndpoint({
+  method: 'GET',
+  path: '/profile/',
+  access: 'member',
+  tags: ['profile'],
+  response: { 200: getProfileResponseSchema },
+})
+
+export const resetCalendarLinkEndpoint = defineEndpoint({
+  method: 'POST',
+  path: '/profile/calendar_link/',
+  access: 'member',
+  tags: ['calendar'],
+  summary: 'A new secret calendar feed URL; the old one stops working',
+  response: { 200: resetCalendarLinkResponseSchema },
+})
+
+/**
+ * A member's secret calendar feed, `/calendar/<token>.ics`, that calendar apps subscribe to:
+ * outside the API (no session, no CSRF token), the secret URL is the proof. Anything but a
+ * member's current token is a 404.
+ */
+export const calendarFeedEndpoint = defineEndpoint({
+  method: 'GET',
+  path: '/calendar/:file',
+  access: 'public',
+  secretParams: ['file'],
+  outsideApi: true,
+})

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { addClubCalendar, CLUB_TIME_MESSAGES, clubDateTimeSchema, clubDay } from './club-time'
 import { envelope, textSchema } from './common'
+import { defineEndpoint } from './endpoint'
 import { podclubLocationSchema, podclubSchema } from './podclubs'
 
 /*
@@ -203,3 +204,21 @@ export const proposalSuggestionsSchema = z.object({
 })
 export type ProposalSuggestions = z.infer<typeof proposalSuggestionsSchema>
 export const getProposalSuggestionsResponseSchema = envelope(proposalSuggestionsSchema)
+
+export const getProposalSuggestionsEndpoint = defineEndpoint({
+  method: 'GET',
+  path: '/podcasts/',
+  access: 'member',
+  tags: ['proposals'],
+  response: { 200: getProposalSuggestionsResponseSchema },
+})
+
+export const createProposalEndpoint = defineEndpoint({
+  method: 'POST',
+  path: '/propose/',
+  access: 'member',
+  tags: ['proposals'],
+  // "One to seven months ahead" is judged by the clock at each request.
+  body: createProposalBodySchema,
+  response: { 201: createProposalResponseSchema },
+})

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { envelope, textSchema } from './common'
+import { defineEndpoint } from './endpoint'
 
 const podcastLinkSchema = textSchema({ error: 'Podcast link is required' })
   .trim()
@@ -42,3 +43,23 @@ export const createFeedbackBodySchema = z.object({
 export type CreateFeedbackBody = z.infer<typeof createFeedbackBodySchema>
 
 export const createdSchema = envelope(z.object({ id: z.number().int() }))
+
+export const suggestPodcastEndpoint = defineEndpoint({
+  method: 'POST',
+  path: '/suggest_podcast/',
+  access: 'member',
+  tags: ['suggestions'],
+  summary: 'Suggest a podcast for a future podclub',
+  body: createSuggestionBodySchema,
+  response: { 201: createdSchema },
+})
+
+export const sendFeedbackEndpoint = defineEndpoint({
+  method: 'POST',
+  path: '/feedback/',
+  access: 'member',
+  tags: ['suggestions'],
+  summary: 'Tell the operators what you think of a podcast',
+  body: createFeedbackBodySchema,
+  response: { 201: createdSchema },
+})

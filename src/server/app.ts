@@ -5,6 +5,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod'
+import { API_PREFIX } from '#contract/endpoint'
 import type { AppDeps } from './deps'
 import { accountsRoutes } from './features/accounts/accounts.routes'
 import { authRoutes } from './features/auth/auth.routes'
@@ -129,7 +130,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
       await api.register(calendarRoutes, { deps })
       if (options.extraApiRoutes) await api.register(options.extraApiRoutes)
     },
-    { prefix: '/api/v1' },
+    { prefix: API_PREFIX },
   )
 
   await app.register(staticPagePlugin, {

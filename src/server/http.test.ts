@@ -3,9 +3,12 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import type { FastifyPluginAsync, LightMyRequestResponse } from 'fastify'
+import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { defineEndpoint } from '#contract/endpoint'
 import { precompressDir } from '../../vite.config'
 import { buildApp, type App } from './app'
+import { route } from './lib/route'
 import { buildTestApp, type TestApp } from './testing/test-app'
 
 /**
@@ -27,8 +30,9 @@ const favicon = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"><rect
 
 /** An API answer well above the 1 KiB threshold, like the upcoming feed. */
 const bigList = Array.from({ length: 120 }, (_, i) => ({ id: i, title: `Podclub number ${i}` }))
+const bigListEndpoint = defineEndpoint({ method: 'GET', path: '/test/big/', access: 'public' })
 const extraApiRoutes: FastifyPluginAsync = async (api) => {
-  api.get('/test/big/', { config: { access: 'public' } }, async () => ({ data: bigList }))
+  route(api.withTypeProvider<ZodTypeProvider>(), bigListEndpoint, async () => ({ data: bigList }))
 }
 
 let t: TestApp

@@ -1,17 +1,27 @@
 import { screen, waitFor } from '@testing-library/react'
+import type { RouteObject } from 'react-router'
 import { describe, expect, it } from 'vitest'
+import { pageRoutes } from '#contract/pages'
 import { member, superuser } from '#client/testing/fixtures'
 import { replyError, type Handlers } from '#client/testing/mock-api'
-import { findScreenTitle, renderWithProviders } from '#client/testing/render'
+import { createTestQueryClient, findScreenTitle, renderWithProviders } from '#client/testing/render'
+import { createAppRoutes } from './router'
 
 // The calls the screens make as they open; how they answer is their own tests' business.
 const screenCalls: Handlers = {
-  'GET /podclubs/:id/': () => replyError(404),
-  'GET /profile/': () => replyError(503),
-  'GET /podcasts/': () => replyError(503),
+  getPodclubDetail: () => replyError(404),
+  getProfile: () => replyError(503),
+  getProposalSuggestions: () => replyError(503),
 }
 
 describe('route table', () => {
+  it("draws exactly the contract's page addresses (the server masks their secrets in its log)", () => {
+    const paths = (routes: RouteObject[]): string[] =>
+      routes.flatMap((r) => [...(r.path ? [r.path] : []), ...paths(r.children ?? [])])
+    const drawn = paths(createAppRoutes(createTestQueryClient())).filter((p) => p !== '*')
+    expect(drawn.sort()).toEqual(pageRoutes.map((page) => page.path).sort())
+  })
+
   it.each([
     ['/', 'home'],
     ['/home', 'home'],
@@ -60,7 +70,7 @@ describe('route table', () => {
   it('loads the session once, before the first screen', async () => {
     const { api } = renderWithProviders({ path: '/about' })
     await findScreenTitle('about')
-    expect(api.callsTo('GET /whoami/')).toHaveLength(1)
+    expect(api.callsTo('getWhoami')).toHaveLength(1)
   })
 })
 
@@ -94,7 +104,7 @@ describe('route guards', () => {
       path: '/controlpanel',
       currentUser: superuser,
       // The panel loads its data; a refusal is enough here and shows as the panel's error.
-      handlers: { 'GET /controlpanel/': () => replyError(503) },
+      handlers: { getControlPanel: () => replyError(503) },
     })
     expect(await findScreenTitle()).toHaveTextContent('control panel')
     expect(router.state.location.pathname).toBe('/controlpanel')

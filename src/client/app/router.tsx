@@ -1,6 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query'
 import type { ComponentType } from 'react'
 import { redirect, type LoaderFunctionArgs, type RouteObject } from 'react-router'
+import { pages } from '#contract/pages'
 import {
   RootErrorBoundary,
   RouteErrorBoundary,
@@ -57,22 +58,22 @@ export function createAppRoutes(queryClient: QueryClient): RouteObject[] {
           // Inside the shell, so a broken screen keeps the header and footer around its error.
           ErrorBoundary: RouteErrorBoundary,
           children: [
-            { path: '/', loader: homeLoader, lazy: screen(loadHome) },
-            { path: '/home', loader: homeLoader, lazy: screen(loadHome) },
-            route('/profile', 'members', () => import('./routes/profile')),
-            route('/propose', 'members', () => import('./routes/propose')),
-            route('/podclubs/:id', 'everyone', () => import('./routes/podclub')),
-            route('/about', 'everyone', () => import('./routes/about')),
-            route('/login', 'visitors', () => import('./routes/login')),
-            route('/register/:code?', 'visitors', () => import('./routes/register')),
-            route('/forgot-password', 'visitors', () => import('./routes/forgot-password')),
-            route('/password-reset/:token', 'visitors', () => import('./routes/password-reset')),
-            route('/waitlist', 'everyone', () => import('./routes/waitlist')),
-            route('/confirm-email/:uid/:token', 'everyone', () => import('./routes/confirm-email')),
-            route('/qr-invite', 'everyone', () => import('./routes/qr-invite')),
-            route('/polls/:pollId?/:voteCode?', 'everyone', () => import('./routes/polls')),
-            route('/controlpanel', 'superusers', () => import('./routes/control-panel')),
-            route('/unsubscribe/:uid/:token', 'everyone', () => import('./routes/unsubscribe')),
+            { path: pages.root.path, loader: homeLoader, lazy: screen(loadHome) },
+            { path: pages.home.path, loader: homeLoader, lazy: screen(loadHome) },
+            route(pages.profile.path, 'members', () => import('./routes/profile')),
+            route(pages.propose.path, 'members', () => import('./routes/propose')),
+            route(pages.podclub.path, 'everyone', () => import('./routes/podclub')),
+            route(pages.about.path, 'everyone', () => import('./routes/about')),
+            route(pages.login.path, 'visitors', () => import('./routes/login')),
+            route(pages.register.path, 'visitors', () => import('./routes/register')),
+            route(pages.forgotPassword.path, 'visitors', () => import('./routes/forgot-password')),
+            route(pages.passwordReset.path, 'visitors', () => import('./routes/password-reset')),
+            route(pages.waitlist.path, 'everyone', () => import('./routes/waitlist')),
+            route(pages.confirmEmail.path, 'everyone', () => import('./routes/confirm-email')),
+            route(pages.qrInvite.path, 'everyone', () => import('./routes/qr-invite')),
+            route(pages.polls.path, 'everyone', () => import('./routes/polls')),
+            route(pages.controlPanel.path, 'superusers', () => import('./routes/control-panel')),
+            route(pages.unsubscribe.path, 'everyone', () => import('./routes/unsubscribe')),
             route('*', 'everyone', () => import('./routes/not-found')),
           ],
         },

@@ -1,7 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
-import { whoamiResponseSchema } from '#contract/auth'
+import {
+  getWhoamiEndpoint,
+  loginEndpoint,
+  logoutEndpoint,
+  whoamiResponseSchema,
+} from '#contract/auth'
 import { envelope } from '#contract/common'
+import { defineEndpoint } from '#contract/endpoint'
+import { toggleRegistrationEndpoint } from '#contract/podclubs'
+import { getProfileEndpoint } from '#contract/profile'
 import { member, whoamiOf } from '#client/testing/fixtures'
 import {
   mockApi,
@@ -9,11 +17,62 @@ import {
   reply,
   replyError,
   replyText,
-  type MockApi,
+  type Handler,
+  type MockApiFor,
 } from '#client/testing/mock-api'
-import { api, ApiError, setUnauthorizedHandler } from './api-client'
+import { ApiError, callApi, setUnauthorizedHandler } from './api-client'
 
 const itemSchema = envelope(z.object({ id: z.number(), title: z.string() }))
+
+// Made-up endpoints: these tests are about the client, not about any call of ours.
+const getItemEndpoint = defineEndpoint({
+  method: 'GET',
+  path: '/items/:id/',
+  access: 'public',
+  query: z.object({ page: z.number().optional(), q: z.string().optional() }),
+  response: { 200: itemSchema },
+})
+const createItemEndpoint = defineEndpoint({
+  method: 'POST',
+  path: '/items/',
+  access: 'public',
+  body: z.object({ title: z.string() }).optional(),
+  response: { 201: itemSchema },
+})
+const writeEndpoints = {
+  post: defineEndpoint({
+    method: 'POST',
+    path: '/items/1/',
+    access: 'public',
+    response: { 200: itemSchema },
+  }),
+  put: defineEndpoint({
+    method: 'PUT',
+    path: '/items/1/',
+    access: 'public',
+    response: { 200: itemSchema },
+  }),
+  patch: defineEndpoint({
+    method: 'PATCH',
+    path: '/items/1/',
+    access: 'public',
+    response: { 200: itemSchema },
+  }),
+  delete: defineEndpoint({
+    method: 'DELETE',
+    path: '/items/1/',
+    access: 'public',
+    response: { 200: itemSchema },
+  }),
+}
+const itemEndpoints = {
+  getItem: getItemEndpoint,
+  createItem: createItemEndpoint,
+  getWhoami: getWhoamiEndpoint,
+  ...writeEndpoints,
+}
+const getItem = (options?: { signal?: AbortSignal }) =>
+  callApi(getItemEndpoint, { params: { id: 1 }, ...options })
 
 async function failureOf(promise: Promise<unknown>) {
   try {
@@ -26,19 +85,22 @@ async function failureOf(promise: Promise<unknown>) {
 }
 
 describe('api-client requests', () => {
-  let mock: MockApi
+  let mock: MockApiFor<typeof itemEndpoints>
 
   beforeEach(() => {
-    mock = mockApi({
-      'GET /items/:id/': ({ params }) =>
-        reply(itemSchema, { data: { id: Number(params.id), title: 'one' } }),
-      'POST /items/': ({ body }) =>
-        reply(itemSchema, { data: { id: 2, ...(body as { title: string }) } }, 201),
-    })
+    mock = mockApi(
+      {
+        getItem: ({ params }) =>
+          reply(itemSchema, { data: { id: Number(params.id), title: 'one' } }),
+        createItem: ({ body }) =>
+          reply(itemSchema, { data: { id: 2, ...(body as { title: string }) } }, 201),
+      },
+      itemEndpoints,
+    )
   })
 
   it('prefixes /api/v1, sends cookies and returns the parsed data', async () => {
-    await expect(api.get('/items/1/', itemSchema)).resolves.toEqual({ id: 1, title: 'one' })
+    await expect(getItem()).resolves.toEqual({ id: 1, title: 'one' })
 
     const [input, init] = mock.fetch.mock.calls[0] ?? []
     expect(input).toBe('/api/v1/items/1/')
@@ -46,31 +108,34 @@ describe('api-client requests', () => {
     expect(new Headers(init?.headers).get('Accept')).toBe('application/json')
   })
 
-  it('adds the trailing slash and the query string', async () => {
-    await api.get('/items/1', itemSchema, { params: { page: 2, q: undefined } })
-    expect(mock.fetch.mock.calls[0]?.[0]).toBe('/api/v1/items/1/?page=2')
+  it('builds the path from the declaration, one encoded segment a parameter, and the query string', async () => {
+    mock.on('getItem', ({ params }) => reply(itemSchema, { data: { id: 9, title: params.id } }))
+    await expect(
+      callApi(getItemEndpoint, { params: { id: 'a/b' }, query: { page: 2, q: undefined } }),
+    ).resolves.toEqual({ id: 9, title: 'a/b' })
+    expect(mock.fetch.mock.calls[0]?.[0]).toBe('/api/v1/items/a%2Fb/?page=2')
   })
 
   it('sends JSON bodies and counts any 2xx as success', async () => {
-    await expect(api.post('/items/', itemSchema, { body: { title: 'two' } })).resolves.toEqual({
+    await expect(callApi(createItemEndpoint, { body: { title: 'two' } })).resolves.toEqual({
       id: 2,
       title: 'two',
     })
-    const call = mock.callsTo('POST /items/')[0]
+    const call = mock.callsTo('createItem')[0]
     expect(call?.body).toEqual({ title: 'two' })
     expect(call?.headers.get('Content-Type')).toBe('application/json')
   })
 
   it('rejects an answer that breaks the contract schema', async () => {
-    mock.on('GET /items/:id/', () => ({ kind: 'json', status: 200, body: { data: { id: 'x' } } }))
-    const error = await failureOf(api.get('/items/1/', itemSchema))
+    mock.on('getItem', () => ({ kind: 'json', status: 200, body: { data: { id: 'x' } } }))
+    const error = await failureOf(getItem())
     expect(error.message).toBe('An error occurred')
     expect(error.cause).toBeInstanceOf(z.ZodError)
   })
 
   it('treats a 3xx answer as a failure', async () => {
-    mock.on('GET /items/:id/', () => replyError(304))
-    const error = await failureOf(api.get('/items/1/', itemSchema))
+    mock.on('getItem', () => replyError(304))
+    const error = await failureOf(getItem())
     expect(error.status).toBe(304)
   })
 })
@@ -84,71 +149,79 @@ describe('api-client CSRF header', () => {
   it.each(['post', 'put', 'patch', 'delete'] as const)(
     'sends X-CSRFToken from the csrftoken cookie on %s',
     async (method) => {
-      const mock = mockApi({
-        [`${method.toUpperCase()} /items/1/`]: () =>
-          reply(itemSchema, { data: { id: 1, title: 't' } }),
-      } as Parameters<typeof mockApi>[0])
-      await api[method]('/items/1/', itemSchema)
+      const mock = mockApi(
+        { [method]: () => reply(itemSchema, { data: { id: 1, title: 't' } }) },
+        itemEndpoints,
+      )
+      await callApi(writeEndpoints[method])
       expect(mock.calls[0]?.headers.get('X-CSRFToken')).toBe('token+abc')
     },
   )
 
   it('fetches a fresh token through whoami and retries a write refused for CSRF, once', async () => {
     let attempts = 0
-    const mock = mockApi({
-      'POST /items/': () => {
-        attempts += 1
-        if (attempts === 1) {
-          document.cookie = 'csrftoken=fresh'
-          return replyError(403, { detail: 'CSRF Failed', code: 'CSRF_FAILED' })
-        }
-        return reply(itemSchema, { data: { id: 3, title: 'again' } })
+    const mock = mockApi(
+      {
+        createItem: () => {
+          attempts += 1
+          if (attempts === 1) {
+            document.cookie = 'csrftoken=fresh'
+            return replyError(403, { detail: 'CSRF Failed', code: 'CSRF_FAILED' })
+          }
+          return reply(itemSchema, { data: { id: 3, title: 'again' } }, 201)
+        },
+        getWhoami: () => reply(whoamiResponseSchema, { data: whoamiOf(null) }),
       },
-      'GET /whoami/': () => reply(whoamiResponseSchema, { data: whoamiOf(null) }),
-    })
-    await expect(api.post('/items/', itemSchema, { body: { title: 'again' } })).resolves.toEqual({
+      itemEndpoints,
+    )
+    await expect(callApi(createItemEndpoint, { body: { title: 'again' } })).resolves.toEqual({
       id: 3,
       title: 'again',
     })
-    expect(mock.callsTo('GET /whoami/')).toHaveLength(1)
-    expect(mock.callsTo('POST /items/').map((c) => c.headers.get('X-CSRFToken'))).toEqual([
+    expect(mock.callsTo('getWhoami')).toHaveLength(1)
+    expect(mock.callsTo('createItem').map((c) => c.headers.get('X-CSRFToken'))).toEqual([
       'token+abc',
       'fresh',
     ])
   })
 
   it('gives up after one retry and reports the refusal', async () => {
-    mockApi({
-      'POST /items/': () => replyError(403, { detail: 'CSRF Failed', code: 'CSRF_FAILED' }),
-      'GET /whoami/': () => reply(whoamiResponseSchema, { data: whoamiOf(null) }),
-    })
-    const error = await failureOf(api.post('/items/', itemSchema))
+    mockApi(
+      {
+        createItem: () => replyError(403, { detail: 'CSRF Failed', code: 'CSRF_FAILED' }),
+        getWhoami: () => reply(whoamiResponseSchema, { data: whoamiOf(null) }),
+      },
+      itemEndpoints,
+    )
+    const error = await failureOf(callApi(createItemEndpoint))
     expect(error.status).toBe(403)
     expect(error.message).toBe('CSRF Failed')
   })
 
   it('treats a malformed csrftoken cookie as missing: the write still goes out, without it', async () => {
     document.cookie = 'csrftoken=%E0%A4%A'
-    const mock = mockApi({
-      'POST /items/': () => reply(itemSchema, { data: { id: 4, title: 't' } }),
-    })
-    await expect(api.post('/items/', itemSchema)).resolves.toEqual({ id: 4, title: 't' })
+    const mock = mockApi(
+      { createItem: () => reply(itemSchema, { data: { id: 4, title: 't' } }, 201) },
+      itemEndpoints,
+    )
+    await expect(callApi(createItemEndpoint)).resolves.toEqual({ id: 4, title: 't' })
     expect(mock.calls[0]?.headers.has('X-CSRFToken')).toBe(false)
   })
 
   it('does not send it on GET', async () => {
-    const mock = mockApi({
-      'GET /items/1/': () => reply(itemSchema, { data: { id: 1, title: 't' } }),
-    })
-    await api.get('/items/1/', itemSchema)
+    const mock = mockApi(
+      { getItem: () => reply(itemSchema, { data: { id: 1, title: 't' } }) },
+      itemEndpoints,
+    )
+    await getItem()
     expect(mock.calls[0]?.headers.has('X-CSRFToken')).toBe(false)
   })
 })
 
 describe('api-client error messages (spec global rules)', () => {
-  const fail = async (answer: Parameters<MockApi['on']>[1]) => {
-    mockApi({ 'GET /items/1/': answer })
-    return failureOf(api.get('/items/1/', itemSchema))
+  const fail = async (answer: Handler) => {
+    mockApi({ getItem: answer }, itemEndpoints)
+    return failureOf(getItem())
   }
 
   it('uses a plain text body first', async () => {
@@ -268,7 +341,7 @@ describe('api-client error messages (spec global rules)', () => {
       controller.abort()
       return Promise.reject(new DOMException('aborted', 'AbortError'))
     })
-    const result = api.get('/items/1/', itemSchema, { signal: controller.signal })
+    const result = getItem({ signal: controller.signal })
     await expect(result).rejects.toMatchObject({ name: 'AbortError' })
   })
 })
@@ -286,40 +359,43 @@ describe('api-client 401 rule', () => {
   })
 
   it('calls the registered handler on a 401 and still rejects', async () => {
-    mockApi({ 'GET /profile/': () => replyError(401, { detail: 'Not logged in' }) })
-    const error = await failureOf(api.get('/profile/', itemSchema))
+    mockApi({ getProfile: () => replyError(401, { detail: 'Not logged in' }) })
+    const error = await failureOf(callApi(getProfileEndpoint))
     expect(error.status).toBe(401)
     expect(onUnauthorized).toHaveBeenCalledTimes(1)
   })
 
   it('also applies to writes', async () => {
-    mockApi({ 'POST /register/:id/': () => replyError(401) })
-    await failureOf(api.post('/register/4/', itemSchema))
+    mockApi({ toggleRegistration: () => replyError(401) })
+    await failureOf(callApi(toggleRegistrationEndpoint, { params: { podclubId: 4 } }))
     expect(onUnauthorized).toHaveBeenCalledTimes(1)
   })
 
   it('leaves whoami and logout alone', async () => {
     mockApi({
-      'GET /whoami/': () => replyError(401),
-      'POST /logout/': () => replyError(401),
+      getWhoami: () => replyError(401),
+      logout: () => replyError(401),
     })
-    await failureOf(api.get('/whoami/', whoamiResponseSchema))
-    await failureOf(api.post('/logout/', whoamiResponseSchema))
+    await failureOf(callApi(getWhoamiEndpoint))
+    await failureOf(callApi(logoutEndpoint))
     expect(onUnauthorized).not.toHaveBeenCalled()
   })
 
   it('leaves a call that opts out alone', async () => {
-    mockApi({ 'POST /login/': () => replyError(401, { detail: 'Wrong username or password' }) })
+    mockApi({ login: () => replyError(401, { detail: 'Wrong username or password' }) })
     const error = await failureOf(
-      api.post('/login/', whoamiResponseSchema, { ignoreUnauthorized: true }),
+      callApi(loginEndpoint, {
+        body: { username: 'someone', password: 'wrong' },
+        ignoreUnauthorized: true,
+      }),
     )
     expect(error.message).toBe('Wrong username or password')
     expect(onUnauthorized).not.toHaveBeenCalled()
   })
 
   it('does not fire on other failures', async () => {
-    mockApi({ 'GET /profile/': () => replyError(403) })
-    await failureOf(api.get('/profile/', itemSchema))
+    mockApi({ getProfile: () => replyError(403) })
+    await failureOf(callApi(getProfileEndpoint))
     expect(onUnauthorized).not.toHaveBeenCalled()
   })
 
@@ -327,15 +403,15 @@ describe('api-client 401 rule', () => {
     const other = vi.fn()
     const unregister = setUnauthorizedHandler(other)
     unregister()
-    mockApi({ 'GET /profile/': () => replyError(401) })
-    await failureOf(api.get('/profile/', itemSchema))
+    mockApi({ getProfile: () => replyError(401) })
+    await failureOf(callApi(getProfileEndpoint))
     expect(other).not.toHaveBeenCalled()
   })
 })
 
 describe('api-client with contract schemas', () => {
   it('parses whoami', async () => {
-    mockApi({ 'GET /whoami/': () => reply(whoamiResponseSchema, { data: whoamiOf(member) }) })
-    await expect(api.get('/whoami/', whoamiResponseSchema)).resolves.toEqual(whoamiOf(member))
+    mockApi({ getWhoami: () => reply(whoamiResponseSchema, { data: whoamiOf(member) }) })
+    await expect(callApi(getWhoamiEndpoint)).resolves.toEqual(whoamiOf(member))
   })
 })

@@ -1,13 +1,22 @@
 import type { z } from 'zod'
+import { getWhoamiEndpoint, logoutEndpoint } from '#contract/auth'
 import { errorCodeSchema, INTERNAL_ERROR_MESSAGE, type ErrorCode } from '#contract/common'
+import {
+  API_PREFIX,
+  type BodySchemaOf,
+  type DataOf,
+  type Endpoint,
+  type HttpMethod,
+} from '#contract/endpoint'
+import { buildPath, type PathParamName, type PathParams } from '#contract/path'
 
 /**
- * The only module that calls `fetch`. Every answer of the API is `{ data }` on success; on
+ * The only module that calls `fetch`, and only through the contract's endpoint declarations:
+ * `callApi(loginEndpoint, { body })` takes the method and path from the declaration and parses
+ * the answer with its response schema. Every answer of the API is `{ data }` on success; on
  * failure the message shown to people follows the spec's global rules, in this order: body
  * text, `detail`, `message`, first non-field error, first field error, then a default by status.
  */
-
-export const API_BASE = '/api/v1'
 
 export const DEFAULT_ERROR_MESSAGE = 'An error occurred'
 export const NETWORK_ERROR_MESSAGE = 'Network error occurred. Please check your connection.'
@@ -21,7 +30,7 @@ const STATUS_MESSAGES: Partial<Record<number, string>> = {
 
 // The session checks answer 401 as a normal "nobody is logged in"; treating that as an expired
 // session would bounce visitors Home with a toast on every page load.
-const UNAUTHORIZED_EXEMPT_PATHS = new Set(['/logout/', '/whoami/'])
+const UNAUTHORIZED_EXEMPT: ReadonlySet<Endpoint> = new Set([logoutEndpoint, getWhoamiEndpoint])
 
 const MUTATING_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 
@@ -86,38 +95,60 @@ export function setUnauthorizedHandler(handler: UnauthorizedHandler | null) {
 
 export type QueryParams = Record<string, string | number | boolean | null | undefined>
 
-export type RequestOptions = {
-  params?: QueryParams
+/** An endpoint the page calls: one of the API's, answering JSON. */
+export type ApiEndpoint = Endpoint & {
+  readonly response: { readonly [status: number]: z.ZodType }
+  readonly outsideApi?: undefined
+}
+
+type ParamsOption<E extends Endpoint> = [PathParamName<E['path']>] extends [never]
+  ? { params?: undefined }
+  : { params: PathParams<E['path']> }
+
+type BodyOption<E extends Endpoint> = E extends { body: unknown }
+  ? undefined extends z.input<BodySchemaOf<E>>
+    ? { body?: z.input<BodySchemaOf<E>> }
+    : { body: z.input<BodySchemaOf<E>> }
+  : { body?: undefined }
+
+type QueryOption<E extends Endpoint> = E extends { query: z.ZodType }
+  ? { query?: z.input<E['query']> & QueryParams }
+  : { query?: undefined }
+
+export type CallOptions<E extends Endpoint> = ParamsOption<E> &
+  BodyOption<E> &
+  QueryOption<E> & {
+    signal?: AbortSignal
+    /**
+     * Skip the global 401 rule for this call. Meant for calls where a 401 answers the question
+     * itself (such as wrong credentials at login) rather than meaning the session ended.
+     */
+    ignoreUnauthorized?: boolean
+    /** Extra request headers, such as `Idempotency-Key`; sent again as they are on a retry. */
+    headers?: Record<string, string>
+  }
+
+type RequestOptions = {
+  params?: Record<string, string | number | undefined>
+  query?: QueryParams
+  body?: unknown
   signal?: AbortSignal
-  /**
-   * Skip the global 401 rule for this call. Meant for calls where a 401 answers the question
-   * itself (such as wrong credentials at login) rather than meaning the session ended.
-   */
   ignoreUnauthorized?: boolean
-  /** Extra request headers, such as `Idempotency-Key`; sent again as they are on a retry. */
   headers?: Record<string, string>
 }
 
-export type BodyRequestOptions = RequestOptions & { body?: unknown }
-
-type EnvelopeSchema = z.ZodType<{ data: unknown }>
-export type DataOf<S extends EnvelopeSchema> = z.output<S> extends { data: infer D } ? D : never
-
-type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
-
-/** Paths are written as in the spec ('/whoami/'); a missing slash is added rather than 404ing. */
-export function normalizePath(path: string) {
-  const withLeadingSlash = path.startsWith('/') ? path : `/${path}`
-  return withLeadingSlash.endsWith('/') ? withLeadingSlash : `${withLeadingSlash}/`
-}
-
-function buildUrl(path: string, params?: QueryParams) {
+/** The address of an endpoint, for what the browser opens itself (a calendar file). */
+export function apiUrl<E extends Endpoint>(
+  endpoint: E,
+  params: PathParams<E['path']>,
+  query?: QueryParams,
+) {
   const search = new URLSearchParams()
-  for (const [key, value] of Object.entries(params ?? {})) {
+  for (const [key, value] of Object.entries(query ?? {})) {
     if (value !== undefined && value !== null) search.append(key, String(value))
   }
-  const query = search.toString()
-  return `${API_BASE}${path}${query ? `?${query}` : ''}`
+  const queryString = search.toString()
+  return `${API_PREFIX}${buildPath(endpoint.path, params)}${queryString ? `?${queryString}` : ''}`
 }
 
 export function readCookie(name: string) {
@@ -219,34 +250,46 @@ function isAbort(error: unknown, signal?: AbortSignal) {
   return signal?.aborted === true || (error instanceof DOMException && error.name === 'AbortError')
 }
 
-export async function apiRequest<S extends EnvelopeSchema>(
-  method: Method,
-  rawPath: string,
-  schema: S,
-  options: BodyRequestOptions = {},
-): Promise<DataOf<S>> {
+/** Calls an endpoint of the API and answers the `data` of its success, parsed by its schema. */
+export async function callApi<E extends ApiEndpoint>(
+  endpoint: E,
+  ...[options]: object extends CallOptions<E>
+    ? [options?: CallOptions<E>]
+    : [options: CallOptions<E>]
+): Promise<DataOf<E>> {
+  const request = (options ?? {}) as RequestOptions
   try {
-    return await sendRequest(method, rawPath, schema, options)
+    return (await sendRequest(endpoint, request)) as DataOf<E>
   } catch (error) {
     // A write refused only for its CSRF token (a missing cookie, or one signed before the server's
     // secret changed): whoami hands out a fresh token, and the write is tried once more.
-    if (isApiError(error) && error.code === 'CSRF_FAILED' && MUTATING_METHODS.has(method)) {
-      await fetch(`${API_BASE}/whoami/`, { credentials: 'include', signal: options.signal }).catch(
-        () => undefined,
-      )
-      return sendRequest(method, rawPath, schema, options)
+    if (
+      isApiError(error) &&
+      error.code === 'CSRF_FAILED' &&
+      MUTATING_METHODS.has(endpoint.method)
+    ) {
+      await fetch(apiUrl(getWhoamiEndpoint, {}), {
+        credentials: 'include',
+        signal: request.signal,
+      }).catch(() => undefined)
+      return (await sendRequest(endpoint, request)) as DataOf<E>
     }
     throw error
   }
 }
 
-async function sendRequest<S extends EnvelopeSchema>(
-  method: Method,
-  rawPath: string,
-  schema: S,
-  options: BodyRequestOptions,
-): Promise<DataOf<S>> {
-  const path = normalizePath(rawPath)
+/** The schema for the answer's status, or the endpoint's one success schema. */
+function responseSchema(endpoint: ApiEndpoint, status: number): z.ZodType | undefined {
+  const byStatus = endpoint.response
+  if (byStatus[status]) return byStatus[status]
+  const successes = Object.keys(byStatus)
+    .map(Number)
+    .filter((s) => s >= 200 && s <= 299)
+  return successes.length === 1 ? byStatus[successes[0]!] : undefined
+}
+
+async function sendRequest(endpoint: ApiEndpoint, options: RequestOptions): Promise<unknown> {
+  const method: HttpMethod = endpoint.method
   const headers = new Headers({ ...options.headers, Accept: 'application/json' })
   const hasBody = options.body !== undefined
   if (hasBody) headers.set('Content-Type', 'application/json')
@@ -257,13 +300,16 @@ async function sendRequest<S extends EnvelopeSchema>(
 
   let response: Response
   try {
-    response = await fetch(buildUrl(path, options.params), {
-      method,
-      headers,
-      credentials: 'include',
-      body: hasBody ? JSON.stringify(options.body) : undefined,
-      signal: options.signal,
-    })
+    response = await fetch(
+      apiUrl(endpoint, (options.params ?? {}) as PathParams<string>, options.query),
+      {
+        method,
+        headers,
+        credentials: 'include',
+        body: hasBody ? JSON.stringify(options.body) : undefined,
+        signal: options.signal,
+      },
+    )
   } catch (error) {
     // A cancelled query is not a failure to report; TanStack Query expects the abort back.
     if (isAbort(error, options.signal)) throw error
@@ -279,7 +325,7 @@ async function sendRequest<S extends EnvelopeSchema>(
     if (
       response.status === 401 &&
       !options.ignoreUnauthorized &&
-      !UNAUTHORIZED_EXEMPT_PATHS.has(path)
+      !UNAUTHORIZED_EXEMPT.has(endpoint)
     ) {
       unauthorizedHandler?.()
     }
@@ -292,7 +338,10 @@ async function sendRequest<S extends EnvelopeSchema>(
   } catch (cause) {
     throw new ApiError({ status: response.status, message: DEFAULT_ERROR_MESSAGE, cause })
   }
-  const parsed = schema.safeParse(json)
+  const schema = responseSchema(endpoint, response.status)
+  const parsed = schema
+    ? schema.safeParse(json)
+    : { success: false as const, error: new Error(`No schema for ${response.status}`) }
   if (!parsed.success) {
     // The server broke the contract; people get the generic message, developers the cause.
     throw new ApiError({
@@ -301,18 +350,5 @@ async function sendRequest<S extends EnvelopeSchema>(
       cause: parsed.error,
     })
   }
-  return (parsed.data as { data: DataOf<S> }).data
-}
-
-export const api = {
-  get: <S extends EnvelopeSchema>(path: string, schema: S, options?: RequestOptions) =>
-    apiRequest('GET', path, schema, options),
-  post: <S extends EnvelopeSchema>(path: string, schema: S, options?: BodyRequestOptions) =>
-    apiRequest('POST', path, schema, options),
-  put: <S extends EnvelopeSchema>(path: string, schema: S, options?: BodyRequestOptions) =>
-    apiRequest('PUT', path, schema, options),
-  patch: <S extends EnvelopeSchema>(path: string, schema: S, options?: BodyRequestOptions) =>
-    apiRequest('PATCH', path, schema, options),
-  delete: <S extends EnvelopeSchema>(path: string, schema: S, options?: BodyRequestOptions) =>
-    apiRequest('DELETE', path, schema, options),
+  return (parsed.data as { data: unknown }).data
 }

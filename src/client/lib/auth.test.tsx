@@ -1,24 +1,21 @@
 import { act, screen, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
-import { z } from 'zod'
 import { whoamiResponseSchema } from '#contract/auth'
-import { envelope } from '#contract/common'
+import { getProfileEndpoint } from '#contract/profile'
 import { member, whoamiOf } from '#client/testing/fixtures'
 import { networkError, reply, replyError, type MockReply } from '#client/testing/mock-api'
 import { findScreenTitle, queryToasts, renderWithProviders } from '#client/testing/render'
-import { api } from './api-client'
+import { callApi } from './api-client'
 import { refreshUser, whoamiQueryOptions } from './auth'
 
 /** The profile screen's own call, answered as a failure: these tests are about whoami. */
-const profileScreen = { 'GET /profile/': () => replyError(503) }
-
-const anySchema = envelope(z.unknown())
+const profileScreen = { getProfile: () => replyError(503) }
 
 describe('session', () => {
   it('treats a failed whoami as a visitor', async () => {
     const { router } = renderWithProviders({
       path: '/profile',
-      handlers: { 'GET /whoami/': () => networkError(), ...profileScreen },
+      handlers: { getWhoami: () => networkError(), ...profileScreen },
     })
     await findScreenTitle('home')
     expect(router.state.location.pathname).toBe('/home')
@@ -36,12 +33,12 @@ describe('session', () => {
     let answer = failure
     const { api, router } = renderWithProviders({
       path: '/home',
-      handlers: { 'GET /whoami/': () => answer(), ...profileScreen },
+      handlers: { getWhoami: () => answer(), ...profileScreen },
     })
     await findScreenTitle('home')
     const banner = within(screen.getByRole('banner'))
     expect(banner.getByRole('link', { name: '[ login ]' })).toBeInTheDocument()
-    const asked = api.callsTo('GET /whoami/').length
+    const asked = api.callsTo('getWhoami').length
 
     // The server is back and the member's session never ended: the blip must not log them out.
     answer = () => reply(whoamiResponseSchema, { data: whoamiOf(member) })
@@ -49,7 +46,7 @@ describe('session', () => {
 
     await findScreenTitle('profile')
     expect(router.state.location.pathname).toBe('/profile')
-    expect(api.callsTo('GET /whoami/').length).toBeGreaterThan(asked)
+    expect(api.callsTo('getWhoami').length).toBeGreaterThan(asked)
     expect(banner.queryByRole('link', { name: '[ login ]' })).not.toBeInTheDocument()
   })
 
@@ -61,10 +58,10 @@ describe('session', () => {
     await findScreenTitle('home')
 
     // Logged in on the server, but the whoami that follows the login fails.
-    api.on('GET /whoami/', () => networkError())
+    api.on('getWhoami', () => networkError())
     await expect(act(() => refreshUser(queryClient))).resolves.toBeNull()
 
-    api.on('GET /whoami/', () => reply(whoamiResponseSchema, { data: whoamiOf(member) }))
+    api.on('getWhoami', () => reply(whoamiResponseSchema, { data: whoamiOf(member) }))
     await act(() => router.navigate('/profile'))
     await findScreenTitle('profile')
     expect(router.state.location.pathname).toBe('/profile')
@@ -74,7 +71,7 @@ describe('session', () => {
     let answer = () => networkError()
     const { api } = renderWithProviders({
       path: '/home',
-      handlers: { 'GET /whoami/': () => answer(), ...profileScreen },
+      handlers: { getWhoami: () => answer(), ...profileScreen },
     })
     await findScreenTitle('home')
     const banner = within(screen.getByRole('banner'))
@@ -89,23 +86,23 @@ describe('session', () => {
     )
 
     // A known answer stays cached: coming back again does not ask.
-    const asked = api.callsTo('GET /whoami/').length
+    const asked = api.callsTo('getWhoami').length
     act(() => {
       window.dispatchEvent(new Event('visibilitychange'))
     })
     await act(() => new Promise((resolve) => setTimeout(resolve, 20)))
-    expect(api.callsTo('GET /whoami/')).toHaveLength(asked)
+    expect(api.callsTo('getWhoami')).toHaveLength(asked)
   })
 
   it("on a 401 clears the user, goes Home and says 'Session expired. Please login again.'", async () => {
     const { router, queryClient } = renderWithProviders({
       path: '/profile',
       currentUser: member,
-      handlers: { 'GET /profile/': () => replyError(401, { detail: 'Not logged in' }) },
+      handlers: { getProfile: () => replyError(401, { detail: 'Not logged in' }) },
     })
     await findScreenTitle('profile')
 
-    await act(() => api.get('/profile/', anySchema).catch(() => undefined))
+    await act(() => callApi(getProfileEndpoint).catch(() => undefined))
 
     await findScreenTitle('home')
     expect(router.state.location.pathname).toBe('/home')
@@ -124,10 +121,10 @@ describe('session', () => {
     const { router } = renderWithProviders({
       path: '/profile',
       currentUser: member,
-      handlers: { 'GET /profile/': () => replyError(403) },
+      handlers: { getProfile: () => replyError(403) },
     })
     await findScreenTitle('profile')
-    await act(() => api.get('/profile/', anySchema).catch(() => undefined))
+    await act(() => callApi(getProfileEndpoint).catch(() => undefined))
     expect(router.state.location.pathname).toBe('/profile')
     expect(queryToasts()).toHaveLength(0)
   })

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query'
-import { whoamiResponseSchema, type SessionUser, type Whoami } from '#contract/auth'
-import { api, SESSION_EXPIRED_MESSAGE } from './api-client'
+import { getWhoamiEndpoint, type SessionUser, type Whoami } from '#contract/auth'
+import { callApi, SESSION_EXPIRED_MESSAGE } from './api-client'
 import { toast } from './toast'
 
 /**
@@ -13,9 +13,9 @@ export const ANONYMOUS_SESSION: Whoami = { isAuthenticated: false, user: null }
 
 const AUTH_SCOPE = 'auth'
 
-/** GET /whoami/. It also sets the csrftoken cookie, which every later POST needs. */
+/** Whoami. It also sets the csrftoken cookie, which every later POST needs. */
 export function getWhoami(signal?: AbortSignal): Promise<Whoami> {
-  return api.get('/whoami/', whoamiResponseSchema, { signal })
+  return callApi(getWhoamiEndpoint, { signal })
 }
 
 export function whoamiQueryOptions() {

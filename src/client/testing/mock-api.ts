@@ -1,22 +1,28 @@
 import { vi } from 'vitest'
 import type { z } from 'zod'
 import type { DetailError, ValidationError } from '#contract/common'
+import { API_PREFIX, type Endpoint, type EndpointRegistry } from '#contract/endpoint'
+import { endpoints, type Endpoints } from '#contract/endpoints'
+import type { PathParamName } from '#contract/path'
 
 /**
- * Stubs `fetch` with handlers keyed like 'GET /whoami/' (paths under /api/v1, ':name' for a
- * parameter). Replies are built from the contract's schemas, so a mock can't drift from what
- * the server is allowed to answer. A request nobody handles logs a console.error, which fails
- * the test.
+ * Stubs `fetch` with handlers keyed by the contract's endpoint names (`getWhoami`, `login`:
+ * `src/contract/endpoints.ts`), so a mock answers the method and path the declaration has, and
+ * no path is written in a test. Replies are built from the contract's schemas, so a mock can't
+ * drift from what the server is allowed to answer. A request nobody handles logs a
+ * console.error, which fails the test.
  */
 
-export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
-export type RouteKey = `${Method} /${string}`
+export type Method = Endpoint['method']
 
-export type MockRequest = {
+export type MockRequest<E extends Endpoint = Endpoint> = {
   method: Method
   path: string
   url: URL
-  params: Record<string, string>
+  /** The path's parameters, decoded, by the names the declaration gives them. */
+  params: `/${string}` extends E['path']
+    ? Record<string, string>
+    : Record<PathParamName<E['path']>, string>
   headers: Headers
   body: unknown
 }
@@ -26,8 +32,12 @@ export type MockReply =
   | { kind: 'text'; status: number; text: string; contentType: string }
   | { kind: 'network-error' }
 
-export type Handler = (request: MockRequest) => MockReply | Promise<MockReply>
-export type Handlers = Partial<Record<RouteKey, Handler>>
+export type Handler<E extends Endpoint = Endpoint> = (
+  request: MockRequest<E>,
+) => MockReply | Promise<MockReply>
+
+export type HandlersFor<R extends EndpointRegistry> = { [K in keyof R]?: Handler<R[K]> }
+export type Handlers = HandlersFor<Endpoints>
 
 /** A success answer, checked against the contract's response schema. */
 export function reply<S extends z.ZodType>(schema: S, body: z.input<S>, status = 200): MockReply {
@@ -48,14 +58,13 @@ export function networkError(): MockReply {
   return { kind: 'network-error' }
 }
 
-function compile(key: string) {
-  const [method = '', pattern = ''] = key.split(' ')
+function compile(endpoint: Endpoint) {
   const names: string[] = []
-  const source = pattern.replace(/:([A-Za-z]\w*)/g, (_, name: string) => {
+  const source = endpoint.path.replace(/:(\w+)/g, (_, name: string) => {
     names.push(name)
     return '([^/]+)'
   })
-  return { method, regex: new RegExp(`^${source}$`), names }
+  return { method: endpoint.method, regex: new RegExp(`^${source}$`), names }
 }
 
 function toUrl(input: RequestInfo | URL) {
@@ -63,14 +72,30 @@ function toUrl(input: RequestInfo | URL) {
   return new URL(href, 'http://localhost')
 }
 
-export function mockApi(initial: Handlers = {}) {
-  const handlers: Handlers = { ...initial }
+/**
+ * `registry` is the contract's endpoints unless a test declares its own (the api-client's tests
+ * call made-up endpoints).
+ */
+export function mockApi<R extends EndpointRegistry = Endpoints>(
+  initial: HandlersFor<R> = {},
+  registry: R = endpoints as unknown as R,
+) {
+  const handlers: HandlersFor<R> = { ...initial }
   const calls: MockRequest[] = []
+
+  const routeOf = (name: keyof R) => {
+    const endpoint = registry[name]
+    // A name the contract does not have can only come from a cast; say so rather than 501.
+    if (!endpoint) throw new Error(`No endpoint named ${String(name)}`)
+    return compile(endpoint)
+  }
 
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
     const url = toUrl(input)
     const method = (init.method ?? 'GET').toUpperCase() as Method
-    const path = url.pathname.replace(/^\/api\/v1/, '')
+    const path = url.pathname.startsWith(`${API_PREFIX}/`)
+      ? url.pathname.slice(API_PREFIX.length)
+      : url.pathname
     const body = typeof init.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined
     const request: MockRequest = {
       method,
@@ -82,12 +107,12 @@ export function mockApi(initial: Handlers = {}) {
     }
     calls.push(request)
 
-    for (const [key, handler] of Object.entries(handlers)) {
-      const route = compile(key)
+    for (const [name, handler] of Object.entries(handlers) as [keyof R, Handler | undefined][]) {
+      const route = routeOf(name)
       const match = route.method === method ? route.regex.exec(path) : null
       if (!match || !handler) continue
-      route.names.forEach((name, index) => {
-        request.params[name] = decodeURIComponent(match[index + 1] ?? '')
+      route.names.forEach((param, index) => {
+        request.params[param] = decodeURIComponent(match[index + 1] ?? '')
       })
       const answer = await handler(request)
       if (answer.kind === 'network-error') throw new TypeError('Failed to fetch')
@@ -113,14 +138,18 @@ export function mockApi(initial: Handlers = {}) {
     fetch: fetchMock,
     calls,
     /** Adds or replaces a handler mid-test. */
-    on(key: RouteKey, handler: Handler) {
-      handlers[key] = handler
+    on<K extends keyof R>(name: K, handler: Handler<R[K]>) {
+      handlers[name] = handler
     },
-    callsTo(key: RouteKey) {
-      const route = compile(key)
-      return calls.filter((call) => call.method === route.method && route.regex.test(call.path))
+    /** The requests that reached the endpoint's method and path. */
+    callsTo<K extends keyof R>(name: K) {
+      const route = routeOf(name)
+      return calls.filter(
+        (call) => call.method === route.method && route.regex.test(call.path),
+      ) as MockRequest<R[K]>[]
     },
   }
 }
 
-export type MockApi = ReturnType<typeof mockApi>
+export type MockApiFor<R extends EndpointRegistry> = ReturnType<typeof mockApi<R>>
+export type MockApi = MockApiFor<Endpoints>

@@ -44,10 +44,9 @@ export const testPublicConfig: PublicConfig = {
  * those screens passes its own handlers.
  */
 const publicScreenHandlers: Handlers = {
-  'GET /config/': () => reply(getPublicConfigResponseSchema, { data: testPublicConfig }),
-  'POST /validate_invite_code/': () =>
-    reply(validateInviteCodeResponseSchema, { data: { valid: true } }),
-  'POST /auth/passwordreset/validate_token/': () => reply(okSchema, { data: { ok: true } }),
+  getPublicConfig: () => reply(getPublicConfigResponseSchema, { data: testPublicConfig }),
+  validateInviteCode: () => reply(validateInviteCodeResponseSchema, { data: { valid: true } }),
+  validateResetToken: () => reply(okSchema, { data: { ok: true } }),
 }
 
 export function createTestQueryClient() {
@@ -60,12 +59,12 @@ export function createTestQueryClient() {
 
 /** What the home screen asks for, answered quietly: most journeys end up on /home. */
 const homeHandlers: Handlers = {
-  'GET /all_upcoming_podclubs/': () => reply(listPodclubsResponseSchema, { data: [] }),
-  'GET /splash/': () =>
+  listUpcomingPodclubs: () => reply(listPodclubsResponseSchema, { data: [] }),
+  getSplashStats: () =>
     reply(getSplashResponseSchema, {
       data: { member_count: 0, completed_podclub_count: 0, cities_count: 0 },
     }),
-  'GET /past_podclubs/random/': () => reply(getRandomPastPodclubResponseSchema, { data: null }),
+  getRandomPastPodclub: () => reply(getRandomPastPodclubResponseSchema, { data: null }),
 }
 
 /** Renders the whole app (routes, guards, layout, toasts) at `path`, with fetch mocked. */
@@ -75,7 +74,7 @@ export function renderWithProviders({
   handlers,
 }: RenderOptions = {}) {
   const api = mockApi({
-    'GET /whoami/': () => reply(whoamiResponseSchema, { data: whoamiOf(currentUser) }),
+    getWhoami: () => reply(whoamiResponseSchema, { data: whoamiOf(currentUser) }),
     ...publicScreenHandlers,
     ...homeHandlers,
     ...handlers,

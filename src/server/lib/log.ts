@@ -24,8 +24,9 @@ export type MatchedRoute = {
 
 /**
  * A URL fit for the log, from what the routes declare:
- * - a route of ours that declares `config.secretParams` is written from its pattern, with those
- *   parameters as `***`, however the URL spelled it;
+ * - a route of ours whose contract declaration names `secretParams` (route() puts them in
+ *   `config.secretParams`) is written from its pattern, with those parameters as `***`, however
+ *   the URL spelled it;
  * - a page address (the contract's `pageRoutes`, answered by the page fallback) has its secret
  *   parameters masked;
  * - any other route of ours is written as requested, and a path no route matched keeps only its

@@ -1,9 +1,13 @@
-import Fastify, { type FastifyRequest } from 'fastify'
+import Fastify from 'fastify'
+import fp from 'fastify-plugin'
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod'
 import { describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { defineEndpoint } from '#contract/endpoint'
+import { route } from '../lib/route'
 import { errorsPlugin } from './errors'
 import { accessPlugin, outsideApiAccessPlugin } from './access'
 import type { AuthUser } from './session'
-import fp from 'fastify-plugin'
 
 /** A stand-in for the session plugin: the caller comes from a test header. */
 const fakeSession = fp(
@@ -25,14 +29,32 @@ const fakeSession = fp(
   { name: 'session' },
 )
 
-async function appWith(register: (app: ReturnType<typeof Fastify>) => void) {
-  const app = Fastify()
+async function appWith(register: (app: ReturnType<typeof apiApp>) => void) {
+  const app = apiApp()
   await app.register(errorsPlugin)
   await app.register(fakeSession)
   await app.register(accessPlugin)
   register(app)
   await app.ready()
   return app
+}
+
+const apiApp = () => {
+  const app = Fastify().withTypeProvider<ZodTypeProvider>()
+  app.setValidatorCompiler(validatorCompiler)
+  return app
+}
+
+const bodySchema = z.object({ n: z.number() })
+const callEndpoints = {
+  public: defineEndpoint({ method: 'POST', path: '/public/', access: 'public', body: bodySchema }),
+  member: defineEndpoint({ method: 'POST', path: '/member/', access: 'member', body: bodySchema }),
+  superuser: defineEndpoint({
+    method: 'POST',
+    path: '/superuser/',
+    access: 'superuser',
+    body: bodySchema,
+  }),
 }
 
 describe('route access', () => {
@@ -44,21 +66,29 @@ describe('route access', () => {
     ).rejects.toThrow(/GET \/forgotten\/ must declare who may call it/)
   })
 
+  it('refuses to start with a route that is not registered from a contract declaration', async () => {
+    await expect(
+      appWith((app) => {
+        app.get('/by-hand/', { config: { access: 'public' } }, async () => 'written twice')
+      }),
+    ).rejects.toThrow(/GET \/by-hand\/ must be declared in the contract/)
+    const feed = defineEndpoint({
+      method: 'GET',
+      path: '/feed',
+      access: 'public',
+      outsideApi: true,
+    })
+    await expect(appWith((app) => route(app, feed, async () => 'x'))).rejects.toThrow(
+      /GET \/feed must be declared in the contract/,
+    )
+  })
+
   it('answers 401 to visitors, 403 to members on operator routes, before validating input', async () => {
     const app = await appWith((app) => {
-      for (const access of ['public', 'member', 'superuser'] as const) {
-        app.post(
-          `/${access}/`,
-          {
-            config: { access },
-            schema: {
-              body: { type: 'object', required: ['n'], properties: { n: { type: 'number' } } },
-            },
-          },
-          async (request: FastifyRequest) => ({
-            caller: request.user ? request.member.username : null,
-          }),
-        )
+      for (const endpoint of Object.values(callEndpoints)) {
+        route(app, endpoint, async (request) => ({
+          caller: request.user ? request.member.username : null,
+        }))
       }
     })
     const call = async (path: string, who?: string) => {
@@ -110,6 +140,12 @@ describe('routes outside the API', () => {
     await expect(
       outsideWith((app) => app.get('/feed', { config: { access: 'member' } }, async () => 'x')),
     ).rejects.toThrow(/outside the API's scope/)
+  })
+
+  it('refuses an API endpoint, which belongs inside /api/v1', async () => {
+    await expect(
+      outsideWith((app) => route(app as never, callEndpoints.public, async () => 'x')),
+    ).rejects.toThrow(/POST \/public\/ is an API endpoint/)
   })
 
   it('starts when each declares access: public, and leaves routes beside its scope alone', async () => {

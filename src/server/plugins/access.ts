@@ -1,11 +1,11 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify'
 import fp from 'fastify-plugin'
+import { type Access, accessLevels } from '#contract/endpoint'
 import { forbidden, notAuthenticated } from '../lib/app-error'
 import type { AuthUser } from './session'
 
-/** Who may call a route: anyone, a logged-in member, or a super user (an operator). */
-export type Access = 'public' | 'member' | 'superuser'
-const ACCESS_LEVELS: readonly Access[] = ['public', 'member', 'superuser']
+export type { Access } from '#contract/endpoint'
+const ACCESS_LEVELS: readonly Access[] = accessLevels
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -21,20 +21,32 @@ declare module 'fastify' {
   }
 }
 
+function describe(route: RouteOptions) {
+  return `Route ${[route.method].flat().join(',')} ${route.url}`
+}
+
 /**
- * Every API route says who may call it in `config.access`; this plugin refuses to register one
- * that doesn't, and checks the caller before the input is even validated (401 for visitors, 403
- * for members on operator routes).
+ * Every API route comes from a contract declaration (`route(app, endpoint, handler)`), which
+ * says who may call it in `config.access`; this plugin refuses to register one that doesn't,
+ * and checks the caller before the input is even validated (401 for visitors, 403 for members
+ * on operator routes).
  */
 export const accessPlugin = fp(
   async (app: FastifyInstance) => {
     app.addHook('onRoute', (route) => {
       const access = (route.config as { access?: unknown } | undefined)?.access
       if (!ACCESS_LEVELS.includes(access as Access)) {
-        const methods = [route.method].flat().join(',')
         throw new Error(
-          `Route ${methods} ${route.url} must declare who may call it: ` +
+          `${describe(route)} must declare who may call it: ` +
             `config: { access: ${ACCESS_LEVELS.map((a) => `'${a}'`).join(' | ')} }`,
+        )
+      }
+      // A hand-written route would be one the page, the mocks and the log know nothing of.
+      const endpoint = route.config?.endpoint
+      if (!endpoint || endpoint.outsideApi) {
+        throw new Error(
+          `${describe(route)} must be declared in the contract (defineEndpoint) and ` +
+            `registered from its declaration: route(app, endpoint, handler)`,
         )
       }
     })
@@ -66,11 +78,14 @@ export const outsideApiAccessPlugin = fp(
     app.addHook('onRoute', (route) => {
       const access = (route.config as { access?: unknown } | undefined)?.access
       if (access !== 'public') {
-        const methods = [route.method].flat().join(',')
         throw new Error(
-          `Route ${methods} ${route.url} is outside the API's scope, where no session is read: ` +
+          `${describe(route)} is outside the API's scope, where no session is read: ` +
             `it must declare config: { access: 'public' }`,
         )
+      }
+      const endpoint = route.config?.endpoint
+      if (endpoint && !endpoint.outsideApi) {
+        throw new Error(`${describe(route)} is an API endpoint: register it inside /api/v1`)
       }
     })
   },

@@ -1,10 +1,15 @@
+import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { Redis } from 'ioredis'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { defineEndpoint } from '#contract/endpoint'
 import { buildApp } from '../app'
 import { parseEnv } from '../lib/env'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { route } from '../lib/route'
 import { authLimits } from '../features/auth/auth.routes'
 import { buildTestApp, createAgent, createUser, TEST_ENV, type TestApp } from '../testing/test-app'
 import { limitKeys, networkOf } from './rate-limit'
+
+const ipEndpoint = defineEndpoint({ method: 'GET', path: '/test/ip/', access: 'public' })
 
 let t: TestApp
 beforeAll(async () => {
@@ -71,7 +76,7 @@ describe('TRUST_PROXY', () => {
         { ...t.deps, env: parseEnv({ ...TEST_ENV, TRUST_PROXY: setting }) },
         {
           extraApiRoutes: async (api) => {
-            api.get('/test/ip/', { config: { access: 'public' } }, async (request) => ({
+            route(api.withTypeProvider<ZodTypeProvider>(), ipEndpoint, async (request) => ({
               ip: request.ip,
               key: limitKeys.address(request),
             }))

@@ -1,19 +1,25 @@
 import { Writable } from 'node:stream'
 import type { FastifyPluginAsync } from 'fastify'
+import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { defineEndpoint } from '#contract/endpoint'
 import { buildApp, type App } from '../app'
 import { createLogger } from '../lib/log'
+import { route } from '../lib/route'
 import { buildTestApp, type TestApp } from '../testing/test-app'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
 const lines: Array<Record<string, unknown>> = []
-const extraApiRoutes: FastifyPluginAsync = async (api) => {
-  api.get('/test/logs/', { config: { access: 'public' } }, async (request) => {
+const logsEndpoint = defineEndpoint({ method: 'GET', path: '/test/logs/', access: 'public' })
+const failsEndpoint = defineEndpoint({ method: 'GET', path: '/test/fails/', access: 'public' })
+const extraApiRoutes: FastifyPluginAsync = async (plain) => {
+  const api = plain.withTypeProvider<ZodTypeProvider>()
+  route(api, logsEndpoint, async (request) => {
     request.log.info('a line a handler writes')
     return { data: { ok: true } }
   })
-  api.get('/test/fails/', { config: { access: 'public' } }, async () => {
+  route(api, failsEndpoint, async () => {
     throw new Error('something broke')
   })
 }

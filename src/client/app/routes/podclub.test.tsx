@@ -47,11 +47,11 @@ describe('the podclub detail page', () => {
       path: '/podclubs/7',
       currentUser: member,
       handlers: {
-        'GET /podclubs/:id/': () => {
+        getPodclubDetail: () => {
           loads += 1
           return reply(getPodclubDetailResponseSchema, { data: podclub() })
         },
-        'POST /podclub/:id/submit_hindsight/': (request) =>
+        submitHindsight: (request) =>
           reply(
             createHindsightResponseSchema,
             {
@@ -74,7 +74,7 @@ describe('the podclub detail page', () => {
     await user.type(screen.getByLabelText('your hindsight'), ' so good  ')
     await user.click(post)
     await waitFor(() => expect(loads).toBe(2))
-    const [call] = api.callsTo('POST /podclub/:id/submit_hindsight/')
+    const [call] = api.callsTo('submitHindsight')
     expect(call?.body).toEqual({ hindsight: 'so good' })
     expect(queryToasts()[0]).toHaveTextContent('Hindsight submitted successfully')
   })
@@ -85,7 +85,7 @@ describe('the podclub detail page', () => {
       path: '/podclubs/7',
       currentUser: member,
       handlers: {
-        'GET /podclubs/:id/': () =>
+        getPodclubDetail: () =>
           reply(getPodclubDetailResponseSchema, { data: podclub({ hindsights: twenty }) }),
       },
     })
@@ -99,8 +99,7 @@ describe('the podclub detail page', () => {
       path: '/podclubs/7',
       currentUser: member,
       handlers: {
-        'GET /podclubs/:id/': () =>
-          reply(getPodclubDetailResponseSchema, { data: withoutDiscussion }),
+        getPodclubDetail: () => reply(getPodclubDetailResponseSchema, { data: withoutDiscussion }),
       },
     })
     await waitFor(() => expect(router.state.location.pathname).toBe('/home'))
@@ -113,7 +112,7 @@ describe('the podclub detail page', () => {
   it("shows 'Failed to fetch podclub' when the podclub cannot load", async () => {
     renderWithProviders({
       path: '/podclubs/7',
-      handlers: { 'GET /podclubs/:id/': () => replyError(404, { detail: 'podclub not found' }) },
+      handlers: { getPodclubDetail: () => replyError(404, { detail: 'podclub not found' }) },
     })
     expect(await screen.findByRole('alert')).toHaveTextContent('Failed to fetch podclub')
   })

@@ -11,7 +11,7 @@ describe('the profile page', () => {
       path: '/profile',
       currentUser: member,
       handlers: {
-        'GET /profile/': () =>
+        getProfile: () =>
           reply(getProfileResponseSchema, {
             data: {
               user: {
@@ -47,7 +47,7 @@ describe('the profile page', () => {
       path: '/profile',
       currentUser: member,
       handlers: {
-        'GET /profile/': () =>
+        getProfile: () =>
           reply(getProfileResponseSchema, {
             data: {
               user: {
@@ -115,7 +115,7 @@ describe('the profile page', () => {
     renderWithProviders({
       path: '/profile',
       currentUser: member,
-      handlers: { 'GET /profile/': () => replyError(403) },
+      handlers: { getProfile: () => replyError(403) },
     })
     const alert = await screen.findByRole('alert', {}, { timeout: 5000 })
     expect(alert).toHaveTextContent('Error')

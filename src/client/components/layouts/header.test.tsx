@@ -65,7 +65,7 @@ describe('header', () => {
       path: '/home',
       currentUser: superuser,
       // The panel loads its data on arrival; a refusal is enough for this test.
-      handlers: { 'GET /controlpanel/': () => replyError(503) },
+      handlers: { getControlPanel: () => replyError(503) },
     })
     await findScreenTitle('home')
 
@@ -90,8 +90,8 @@ describe('logout', () => {
       path: '/profile',
       currentUser: member,
       handlers: {
-        'POST /logout/': () => reply(okSchema, { data: { ok: true } }),
-        'GET /profile/': () => replyError(503),
+        logout: () => reply(okSchema, { data: { ok: true } }),
+        getProfile: () => replyError(503),
       },
     })
     await findScreenTitle('profile')
@@ -102,7 +102,7 @@ describe('logout', () => {
     await findScreenTitle('home')
     expect(router.state.location.pathname).toBe('/home')
     expect(banner().getByRole('link', { name: '[ login ]' })).toBeInTheDocument()
-    expect(api.callsTo('POST /logout/')).toHaveLength(1)
+    expect(api.callsTo('logout')).toHaveLength(1)
     expect(queryToasts()).toHaveLength(0)
   })
 
@@ -111,8 +111,8 @@ describe('logout', () => {
       path: '/profile',
       currentUser: member,
       handlers: {
-        'POST /logout/': () => networkError(),
-        'GET /profile/': () => replyError(503),
+        logout: () => networkError(),
+        getProfile: () => replyError(503),
       },
     })
     await findScreenTitle('profile')

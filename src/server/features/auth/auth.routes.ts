@@ -1,13 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import {
-  createLoginBodySchema,
-  createSignupBodySchema,
-  validateInviteCodeBodySchema,
-  validateInviteCodeResponseSchema,
-  whoamiResponseSchema,
+  getWhoamiEndpoint,
+  loginEndpoint,
+  logoutEndpoint,
+  signupEndpoint,
+  validateInviteCodeEndpoint,
 } from '#contract/auth'
-import { okSchema } from '#contract/common'
 import type { AppDeps } from '../../deps'
+import { route } from '../../lib/route'
 import { defineRateLimit, limitKeys } from '../../plugins/rate-limit'
 import {
   LOGIN_DEVICE_COOKIE,
@@ -49,101 +49,66 @@ export const authLimits = {
 }
 
 export const authRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
-  const tags = ['auth']
+  route(app, getWhoamiEndpoint, async (request, reply) => {
+    reply.ensureCsrfCookie()
+    const user = request.user
+    return { data: { isAuthenticated: !!user, user: user ? toSessionUser(user) : null } }
+  })
 
-  app.get(
-    '/whoami/',
-    { config: { access: 'public' }, schema: { tags, response: { 200: whoamiResponseSchema } } },
-    async (request, reply) => {
-      reply.ensureCsrfCookie()
-      const user = request.user
-      return { data: { isAuthenticated: !!user, user: user ? toSessionUser(user) : null } }
-    },
-  )
-
-  app.post(
-    '/login/',
-    {
-      config: { access: 'public' },
-      schema: { tags, body: createLoginBodySchema, response: { 200: whoamiResponseSchema } },
-    },
-    async (request, reply) => {
-      const { username, password } = request.body
-      const address = limitKeys.address(request)
-      const device = readLoginDevice(deps.sessionSecret, request.cookies[LOGIN_DEVICE_COOKIE])
-      // Without a device cookie this server signed, the address is counted before the account
-      // is even looked up: one client trying many names meets its wall first.
-      if (!device) await app.rateLimit.consume(authLimits.loginAddress, address)
-      const account = await findLoginAccount(deps.db, username)
-      const accountKey = limitKeys.account(account?.id ?? username)
-      const isKnownDevice = device !== null && account !== undefined && device.userId === account.id
-      let clearOnSuccess
-      if (isKnownDevice) {
-        clearOnSuccess = {
-          rule: authLimits.loginDevice,
-          key: `${accountKey}|dev:${device.deviceId}`,
-        }
-        await app.rateLimit.consume(clearOnSuccess.rule, clearOnSuccess.key)
-      } else {
-        // A device cookie of another account vouches for nothing here.
-        if (device) await app.rateLimit.consume(authLimits.loginAddress, address)
-        clearOnSuccess = { rule: authLimits.loginAccountAddress, key: `${accountKey}|${address}` }
-        await app.rateLimit.consume(clearOnSuccess.rule, clearOnSuccess.key)
-        await app.rateLimit.consume(authLimits.loginAccount, accountKey)
+  route(app, loginEndpoint, async (request, reply) => {
+    const { username, password } = request.body
+    const address = limitKeys.address(request)
+    const device = readLoginDevice(deps.sessionSecret, request.cookies[LOGIN_DEVICE_COOKIE])
+    // Without a device cookie this server signed, the address is counted before the account
+    // is even looked up: one client trying many names meets its wall first.
+    if (!device) await app.rateLimit.consume(authLimits.loginAddress, address)
+    const account = await findLoginAccount(deps.db, username)
+    const accountKey = limitKeys.account(account?.id ?? username)
+    const isKnownDevice = device !== null && account !== undefined && device.userId === account.id
+    let clearOnSuccess
+    if (isKnownDevice) {
+      clearOnSuccess = {
+        rule: authLimits.loginDevice,
+        key: `${accountKey}|dev:${device.deviceId}`,
       }
-      const user = await verifyLogin(account, password)
-      await app.rateLimit.reset(clearOnSuccess.rule, clearOnSuccess.key)
-      await reply.startSession(user.id)
-      if (!isKnownDevice) {
-        reply.setCookie(LOGIN_DEVICE_COOKIE, newLoginDevice(deps.sessionSecret, user.id), {
-          path: LOGIN_DEVICE_PATH,
-          httpOnly: true,
-          sameSite: 'strict',
-          secure: deps.env.APP_URL.startsWith('https:'),
-          maxAge: LOGIN_DEVICE_MAX_AGE_S,
-        })
-      }
-      return { data: { isAuthenticated: true, user: toSessionUser(user) } }
-    },
-  )
+      await app.rateLimit.consume(clearOnSuccess.rule, clearOnSuccess.key)
+    } else {
+      // A device cookie of another account vouches for nothing here.
+      if (device) await app.rateLimit.consume(authLimits.loginAddress, address)
+      clearOnSuccess = { rule: authLimits.loginAccountAddress, key: `${accountKey}|${address}` }
+      await app.rateLimit.consume(clearOnSuccess.rule, clearOnSuccess.key)
+      await app.rateLimit.consume(authLimits.loginAccount, accountKey)
+    }
+    const user = await verifyLogin(account, password)
+    await app.rateLimit.reset(clearOnSuccess.rule, clearOnSuccess.key)
+    await reply.startSession(user.id)
+    if (!isKnownDevice) {
+      reply.setCookie(LOGIN_DEVICE_COOKIE, newLoginDevice(deps.sessionSecret, user.id), {
+        path: LOGIN_DEVICE_PATH,
+        httpOnly: true,
+        sameSite: 'strict',
+        secure: deps.env.APP_URL.startsWith('https:'),
+        maxAge: LOGIN_DEVICE_MAX_AGE_S,
+      })
+    }
+    return { data: { isAuthenticated: true, user: toSessionUser(user) } }
+  })
 
-  app.post(
-    '/logout/',
-    { config: { access: 'public' }, schema: { tags, response: { 200: okSchema } } },
-    async (_request, reply) => {
-      await reply.endSession()
-      return { data: { ok: true as const } }
-    },
-  )
+  route(app, logoutEndpoint, async (_request, reply) => {
+    await reply.endSession()
+    return { data: { ok: true as const } }
+  })
 
-  app.post(
-    '/signup/',
-    {
-      config: { access: 'public' },
-      schema: { tags, body: createSignupBodySchema, response: { 201: whoamiResponseSchema } },
-    },
-    async (request, reply) => {
-      await app.rateLimit.consume(authLimits.signup, limitKeys.address(request))
-      const user = await signUp(deps, request.body)
-      await reply.startSession(user.id)
-      return reply.status(201).send({ data: { isAuthenticated: true, user: toSessionUser(user) } })
-    },
-  )
+  route(app, signupEndpoint, async (request, reply) => {
+    await app.rateLimit.consume(authLimits.signup, limitKeys.address(request))
+    const user = await signUp(deps, request.body)
+    await reply.startSession(user.id)
+    return reply.status(201).send({ data: { isAuthenticated: true, user: toSessionUser(user) } })
+  })
 
-  app.post(
-    '/validate_invite_code/',
-    {
-      config: { access: 'public' },
-      schema: {
-        tags,
-        body: validateInviteCodeBodySchema,
-        response: { 200: validateInviteCodeResponseSchema },
-      },
-    },
-    async (request) => {
-      await app.rateLimit.consume(authLimits.inviteCode, limitKeys.address(request))
-      await checkInviteCode(deps.db, request.body.code)
-      return { data: { valid: true as const } }
-    },
-  )
+  route(app, validateInviteCodeEndpoint, async (request) => {
+    await app.rateLimit.consume(authLimits.inviteCode, limitKeys.address(request))
+    await checkInviteCode(deps.db, request.body.code)
+    return { data: { valid: true as const } }
+  })
 }

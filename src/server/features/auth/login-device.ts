@@ -1,3 +1,5 @@
+import { loginEndpoint } from '#contract/auth'
+import { API_PREFIX } from '#contract/endpoint'
 import { hmac, randomToken, safeEqual } from '../../lib/tokens'
 
 /**
@@ -8,7 +10,7 @@ import { hmac, randomToken, safeEqual } from '../../lib/tokens'
  * only.
  */
 export const LOGIN_DEVICE_COOKIE = 'login_device'
-export const LOGIN_DEVICE_PATH = '/api/v1/login/'
+export const LOGIN_DEVICE_PATH = `${API_PREFIX}${loginEndpoint.path}`
 export const LOGIN_DEVICE_MAX_AGE_S = 365 * 86_400
 
 export type LoginDevice = { userId: number; deviceId: string }

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto'
-import type { FastifyPluginAsync } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
-import { podclubIdParamsSchema } from '#contract/podclubs'
-import { resetCalendarLinkResponseSchema } from '#contract/profile'
+import { getPodclubCalendarEndpoint } from '#contract/podclub-detail'
+import { calendarFeedEndpoint, resetCalendarLinkEndpoint } from '#contract/profile'
 import type { AppDeps } from '../../deps'
 import { AppError } from '../../lib/app-error'
+import { route } from '../../lib/route'
 import { defineRateLimit, limitKeys } from '../../plugins/rate-limit'
 import { calendarFeed, podclubCalendarFile, resetCalendarFeed } from './calendar.service'
 
@@ -22,73 +22,46 @@ export const calendarLimits = {
 
 /** The API's calendar calls: a podclub's `.ics` and a new feed link. */
 export const calendarRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
-  app.get(
-    '/podclubs/:podclubId/calendar/',
-    {
-      config: { access: 'public' },
-      schema: {
-        tags: ['calendar'],
-        summary: "The podclub's calendar entry (.ics), for 'add to calendar'",
-        params: podclubIdParamsSchema,
-      },
-    },
-    async (request, reply) => {
-      const file = await podclubCalendarFile(deps, request.params.podclubId)
-      return reply
-        .type(CALENDAR_TYPE)
-        .header(
-          'content-disposition',
-          `attachment; filename="podclub-${request.params.podclubId}.ics"`,
-        )
-        .send(file)
-    },
-  )
+  route(app, getPodclubCalendarEndpoint, async (request, reply) => {
+    const file = await podclubCalendarFile(deps, request.params.podclubId)
+    return reply
+      .type(CALENDAR_TYPE)
+      .header(
+        'content-disposition',
+        `attachment; filename="podclub-${request.params.podclubId}.ics"`,
+      )
+      .send(file)
+  })
 
-  app.post(
-    '/profile/calendar_link/',
-    {
-      config: { access: 'member' },
-      schema: {
-        tags: ['calendar'],
-        summary: 'A new secret calendar feed URL; the old one stops working',
-        response: { 200: resetCalendarLinkResponseSchema },
-      },
-    },
-    async (request) => {
-      await app.rateLimit.consume(calendarLimits.reset, limitKeys.account(request.member.id))
-      return { data: { calendar_url: await resetCalendarFeed(deps, request.member.id) } }
-    },
-  )
+  route(app, resetCalendarLinkEndpoint, async (request) => {
+    await app.rateLimit.consume(calendarLimits.reset, limitKeys.account(request.member.id))
+    return { data: { calendar_url: await resetCalendarFeed(deps, request.member.id) } }
+  })
 }
 
-/**
- * The personal feed `/calendar/<token>.ics` that calendar apps subscribe to. It lives outside the
- * API's scope: apps fetch it with no session and no CSRF token; the secret URL is the proof.
- * Anything but a member's current token is a 404.
- */
-export const calendarFeedRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { deps }) => {
-  app.get<{ Params: { file: string } }>(
-    '/calendar/:file',
-    { config: { access: 'public', secretParams: ['file'] } },
-    async (request, reply) => {
-      await app.rateLimit.consume(calendarLimits.feed, limitKeys.address(request))
-      const match = /^(.+)\.ics$/.exec(request.params.file)
-      const feed = match ? await calendarFeed(deps, match[1]!) : null
-      if (feed === null) {
-        throw new AppError('NOT_FOUND', 'Resource not found', { 'cache-control': 'no-store' })
-      }
-      const etag = `"${createHash('sha256').update(feed).digest('base64url').slice(0, 27)}"`
-      // Calendar apps poll a feed every few hours at most; 15 minutes of reuse spares the database
-      // without keeping a new seat out of the calendar for long. Private: the URL is a secret.
-      reply
-        .header('cache-control', 'private, max-age=900')
-        .header('etag', etag)
-        .header('x-robots-tag', 'noindex')
-      if (request.headers['if-none-match'] === etag) return reply.status(304).send()
-      return reply
-        .type(CALENDAR_TYPE)
-        .header('content-disposition', 'inline; filename="podclub.ics"')
-        .send(feed)
-    },
-  )
+/** The personal feed `/calendar/<token>.ics`, outside the API's scope (see its declaration). */
+export const calendarFeedRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (
+  app,
+  { deps },
+) => {
+  route(app, calendarFeedEndpoint, async (request, reply) => {
+    await app.rateLimit.consume(calendarLimits.feed, limitKeys.address(request))
+    const match = /^(.+)\.ics$/.exec(request.params.file)
+    const feed = match ? await calendarFeed(deps, match[1]!) : null
+    if (feed === null) {
+      throw new AppError('NOT_FOUND', 'Resource not found', { 'cache-control': 'no-store' })
+    }
+    const etag = `"${createHash('sha256').update(feed).digest('base64url').slice(0, 27)}"`
+    // Calendar apps poll a feed every few hours at most; 15 minutes of reuse spares the database
+    // without keeping a new seat out of the calendar for long. Private: the URL is a secret.
+    reply
+      .header('cache-control', 'private, max-age=900')
+      .header('etag', etag)
+      .header('x-robots-tag', 'noindex')
+    if (request.headers['if-none-match'] === etag) return reply.status(304).send()
+    return reply
+      .type(CALENDAR_TYPE)
+      .header('content-disposition', 'inline; filename="podclub.ics"')
+      .send(feed)
+  })
 }

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
-import { getPublicConfigResponseSchema } from '#contract/config'
+import { getPublicConfigEndpoint } from '#contract/config'
 import type { AppDeps } from '../../deps'
+import { route } from '../../lib/route'
 import { links } from '../../lib/links'
 
 /** The public facts of this installation the page shows. Settings change only with a restart. */
@@ -11,16 +12,5 @@ export const configRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
     invite_link: links(deps.env).register(deps.clubInviteCode),
     contact_email: deps.env.CONTACT_EMAIL,
   }
-  app.get(
-    '/config/',
-    {
-      config: { access: 'public' },
-      schema: {
-        tags: ['config'],
-        summary: "The club's address, reusable invite code and link, and contact address",
-        response: { 200: getPublicConfigResponseSchema },
-      },
-    },
-    async () => ({ data }),
-  )
+  route(app, getPublicConfigEndpoint, async () => ({ data }))
 }

@@ -1,25 +1,21 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import {
-  blastResponseSchema,
-  controlPanelResponseSchema,
-  createBlastBodySchema,
-  createInviteCodesBodySchema,
-  createOperatorPodclubBodySchema,
-  registerAdminParamsSchema,
-  createTriggerBodySchema,
-  inviteCodesResponseSchema,
-  podclubIdParamSchema,
-  triggerResponseSchema,
-  updateChatlogBodySchema,
-  updatePodclubBodySchema,
+  createInviteCodesEndpoint,
+  createOperatorPodclubEndpoint,
+  getControlPanelEndpoint,
+  quickRegisterEndpoint,
+  sendMonthlyBlastEndpoint,
+  sendTestBlastEndpoint,
+  triggerNoticeEndpoint,
+  updateChatlogEndpoint,
+  updatePodclubEndpoint,
 } from '#contract/control-panel'
-import { getJobParamsSchema, jobResponseSchema } from '#contract/jobs'
-import { registrationStateResponseSchema } from '#contract/podclubs'
-import { createProposalResponseSchema } from '#contract/proposals'
+import { getJobEndpoint } from '#contract/jobs'
 import type { AppDeps } from '../../deps'
+import { readJob } from '../../jobs/job'
+import { route } from '../../lib/route'
 import { queueMonthlyBlast } from '../blasts/blasts.jobs'
 import { sendTestBlast } from '../blasts/blasts.service'
-import { readJob } from '../../jobs/job'
 import {
   createInviteCodes,
   createOperatorPodclub,
@@ -31,153 +27,60 @@ import {
   updatePodclub,
 } from './control-panel.service'
 
-/** The operators' calls (spec 2 §7 and CONTRACT.md): super users only, checked here. */
+/** The operators' calls (spec 2 §7 and CONTRACT.md): super users only, as declared. */
 export const controlPanelRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (
   app,
   { deps },
 ) => {
-  const tags = ['control panel']
-  const config = { access: 'superuser' as const }
+  route(app, getControlPanelEndpoint, async () => ({ data: await readControlPanel(deps) }))
 
-  app.get(
-    '/controlpanel/',
-    { config, schema: { tags, response: { 200: controlPanelResponseSchema } } },
-    async () => ({ data: await readControlPanel(deps) }),
-  )
+  route(app, triggerNoticeEndpoint, async (request) => {
+    const { podclub_pk, notice_type } = request.body
+    return {
+      data:
+        notice_type === 'min'
+          ? await sendTenMinuteNotice(deps, podclub_pk)
+          : await markComplete(deps, podclub_pk),
+    }
+  })
 
-  app.post(
-    '/controlpanel/trigger/',
-    {
-      config,
-      schema: { tags, body: createTriggerBodySchema, response: { 200: triggerResponseSchema } },
-    },
-    async (request) => {
-      const { podclub_pk, notice_type } = request.body
-      return {
-        data:
-          notice_type === 'min'
-            ? await sendTenMinuteNotice(deps, podclub_pk)
-            : await markComplete(deps, podclub_pk),
-      }
-    },
-  )
+  route(app, sendTestBlastEndpoint, async (request) => ({
+    data: await sendTestBlast(deps, request.body),
+  }))
 
-  app.post(
-    '/testmonthlyblast/',
-    {
-      config,
-      schema: { tags, body: createBlastBodySchema, response: { 200: blastResponseSchema } },
-    },
-    async (request) => ({ data: await sendTestBlast(deps, request.body) }),
-  )
+  route(app, sendMonthlyBlastEndpoint, async (request, reply) => {
+    const job = await queueMonthlyBlast(deps, request.body, request.member.id)
+    return reply.status(202).send({ data: job })
+  })
 
-  app.post(
-    '/monthlyblast/',
-    {
-      config,
-      schema: {
-        tags,
-        summary: 'Queue the monthly blast: answers at once with the job that sends it',
-        body: createBlastBodySchema,
-        response: { 202: jobResponseSchema },
-      },
-    },
-    async (request, reply) => {
-      const job = await queueMonthlyBlast(deps, request.body, request.member.id)
-      return reply.status(202).send({ data: job })
-    },
-  )
+  route(app, getJobEndpoint, async (request) => ({
+    data: await readJob(deps.db, request.params.id),
+  }))
 
-  app.get(
-    '/controlpanel/jobs/:id/',
-    {
-      config,
-      schema: {
-        tags,
-        summary: 'Where a job an operator started stands (the monthly blast)',
-        params: getJobParamsSchema,
-        response: { 200: jobResponseSchema },
-      },
-    },
-    async (request) => ({ data: await readJob(deps.db, request.params.id) }),
-  )
+  route(app, updatePodclubEndpoint, async (request) => ({
+    data: await updatePodclub(deps, request.params.id, request.body),
+  }))
 
-  app.patch(
-    '/controlpanel/podclubs/:id/',
-    {
-      config,
-      schema: {
-        tags,
-        params: podclubIdParamSchema,
-        body: updatePodclubBodySchema,
-        response: { 200: triggerResponseSchema },
-      },
-    },
-    async (request) => ({ data: await updatePodclub(deps, request.params.id, request.body) }),
-  )
+  route(app, updateChatlogEndpoint, async (request) => ({
+    data: await updateChatlog(deps, request.params.id, request.body.chatlog),
+  }))
 
-  app.put(
-    '/controlpanel/podclubs/:id/chatlog/',
-    {
-      config,
-      schema: {
-        tags,
-        params: podclubIdParamSchema,
-        body: updateChatlogBodySchema,
-        response: { 200: triggerResponseSchema },
-      },
-    },
-    async (request) => ({
-      data: await updateChatlog(deps, request.params.id, request.body.chatlog),
-    }),
-  )
+  route(app, createInviteCodesEndpoint, async (request, reply) => {
+    const codes = await createInviteCodes(deps, request.member.id, request.body.count)
+    return reply.status(201).send({ data: { codes } })
+  })
 
-  app.post(
-    '/controlpanel/invite_codes/',
-    {
-      config,
-      schema: {
-        tags,
-        body: createInviteCodesBodySchema,
-        response: { 201: inviteCodesResponseSchema },
-      },
-    },
-    async (request, reply) => {
-      const codes = await createInviteCodes(deps, request.member.id, request.body.count)
-      return reply.status(201).send({ data: { codes } })
-    },
-  )
+  route(app, quickRegisterEndpoint, async (request) => ({
+    data: await quickRegister(deps, request.params.podclubId, request.params.username),
+  }))
 
-  app.post(
-    '/register_admin/:podclubId/:username/',
-    {
-      config,
-      schema: {
-        tags,
-        summary: 'Quick registration: give a member a seat',
-        params: registerAdminParamsSchema,
-        response: { 200: registrationStateResponseSchema },
-      },
-    },
-    async (request) => ({
-      data: await quickRegister(deps, request.params.podclubId, request.params.username),
-    }),
-  )
-
-  app.post(
-    '/controlpanel/podclubs/',
-    {
-      config,
-      schema: {
-        tags,
-        summary: 'Create an upcoming podclub with any future date and podmeister',
-        body: createOperatorPodclubBodySchema(() => deps.clock.now()),
-        response: { 201: createProposalResponseSchema },
-      },
-    },
+  route(
+    app,
+    createOperatorPodclubEndpoint,
     async (request, reply) => {
       const podclub = await createOperatorPodclub(deps, request.body)
       return reply.status(201).send({ data: podclub })
     },
+    { now: () => deps.clock.now() },
   )
 }

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
-import { createInviteBodySchema, createInviteResponseSchema } from '#contract/invites'
+import { sendInviteEndpoint } from '#contract/invites'
 import type { AppDeps } from '../../deps'
+import { route } from '../../lib/route'
 import { defineRateLimit, limitKeys } from '../../plugins/rate-limit'
 import { sendInvite } from './invites.service'
 
@@ -11,22 +12,10 @@ export const inviteLimits = {
 }
 
 export const inviteRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
-  app.post(
-    '/invite/',
-    {
-      config: { access: 'member' },
-      schema: {
-        tags: ['invites'],
-        summary: 'Mail a single-use welcome code to a friend, with a note',
-        body: createInviteBodySchema,
-        response: { 200: createInviteResponseSchema },
-      },
-    },
-    async (request) => {
-      await app.rateLimit.consume(inviteLimits.byMember, limitKeys.account(request.member.id))
-      await app.rateLimit.consume(inviteLimits.toAddress, limitKeys.email(request.body.email))
-      await sendInvite(deps, request.member, request.body)
-      return { data: { sent: true as const } }
-    },
-  )
+  route(app, sendInviteEndpoint, async (request) => {
+    await app.rateLimit.consume(inviteLimits.byMember, limitKeys.account(request.member.id))
+    await app.rateLimit.consume(inviteLimits.toAddress, limitKeys.email(request.body.email))
+    await sendInvite(deps, request.member, request.body)
+    return { data: { sent: true as const } }
+  })
 }

@@ -1,106 +1,52 @@
 import { and, eq, exists, ne, or } from 'drizzle-orm'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import {
-  getRandomPastPodclubResponseSchema,
-  listPastPodclubsResponseSchema,
-  listPodclubsResponseSchema,
+  getRandomPastPodclubEndpoint,
+  listMyUpcomingPodclubsEndpoint,
+  listPastPodclubsEndpoint,
+  listPodclubsEndpoint,
+  listUpcomingPodclubsEndpoint,
 } from '#contract/podclubs'
 import type { AppDeps } from '../../deps'
 import { podclubs, registrations } from '../../db/schema/index'
+import { route } from '../../lib/route'
 import { createFeedCache, isPglite } from './podclubs.feed-cache'
 import { readPastPodclubs } from './podclubs.past'
 import { readPodclubs } from './podclubs.queries'
 
 export const podclubRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
-  const tags = ['podclubs']
   const feed = createFeedCache(deps.db, { singleProcess: isPglite(deps.db) })
 
-  app.get(
-    '/all_upcoming_podclubs/',
-    {
-      config: { access: 'public' },
-      schema: {
-        tags,
-        summary: 'Every upcoming podclub, soonest first: the home feed',
-        response: { 200: listPodclubsResponseSchema },
-      },
-    },
-    async (request, reply) => {
-      const { body, encoding } = await feed.read(request.headers['accept-encoding'])
-      reply.header('content-type', 'application/json; charset=utf-8')
-      reply.header('vary', 'accept-encoding')
-      if (encoding !== 'identity') reply.header('content-encoding', encoding)
-      // Already serialized (and compressed) once per version: Fastify sends a Buffer as it is,
-      // without running the response serializer; the schema above still documents the shape.
-      return reply.send(body as never)
-    },
-  )
+  route(app, listUpcomingPodclubsEndpoint, async (request, reply) => {
+    const { body, encoding } = await feed.read(request.headers['accept-encoding'])
+    reply.header('content-type', 'application/json; charset=utf-8')
+    reply.header('vary', 'accept-encoding')
+    if (encoding !== 'identity') reply.header('content-encoding', encoding)
+    // Already serialized (and compressed) once per version: Fastify sends a Buffer as it is,
+    // without running the response serializer; the declaration still documents the shape.
+    return reply.send(body as never)
+  })
 
-  app.get(
-    '/podclubs/',
-    {
-      config: { access: 'public' },
-      schema: {
-        tags,
-        summary: 'Upcoming and completed podclubs, latest first',
-        response: { 200: listPodclubsResponseSchema },
-      },
-    },
-    async () => ({ data: await readPodclubs(deps.db, ne(podclubs.status, 'cancelled'), 'latest') }),
-  )
+  route(app, listPodclubsEndpoint, async () => ({
+    data: await readPodclubs(deps.db, ne(podclubs.status, 'cancelled'), 'latest'),
+  }))
 
-  app.get(
-    '/my_upcoming_podclubs/',
-    {
-      config: { access: 'member' },
-      schema: {
-        tags,
-        summary: "The caller's upcoming podclubs: seats held and podclubs hosted, soonest first",
-        response: { 200: listPodclubsResponseSchema },
-      },
-    },
-    async (request) => {
-      const me = request.member.id
-      const holdsSeat = exists(
-        deps.db
-          .select({ one: registrations.id })
-          .from(registrations)
-          .where(and(eq(registrations.podclubId, podclubs.id), eq(registrations.userId, me))),
-      )
-      const where = and(
-        eq(podclubs.status, 'upcoming'),
-        or(eq(podclubs.podmeisterId, me), holdsSeat),
-      )
-      return { data: await readPodclubs(deps.db, where) }
-    },
-  )
+  route(app, listMyUpcomingPodclubsEndpoint, async (request) => {
+    const me = request.member.id
+    const holdsSeat = exists(
+      deps.db
+        .select({ one: registrations.id })
+        .from(registrations)
+        .where(and(eq(registrations.podclubId, podclubs.id), eq(registrations.userId, me))),
+    )
+    const where = and(eq(podclubs.status, 'upcoming'), or(eq(podclubs.podmeisterId, me), holdsSeat))
+    return { data: await readPodclubs(deps.db, where) }
+  })
 
-  app.get(
-    '/past_podclubs/',
-    {
-      config: { access: 'public' },
-      schema: {
-        tags,
-        summary: 'Completed podclubs, latest first',
-        response: { 200: listPastPodclubsResponseSchema },
-      },
-    },
-    async () => ({ data: await readPastPodclubs(deps.db) }),
-  )
+  route(app, listPastPodclubsEndpoint, async () => ({ data: await readPastPodclubs(deps.db) }))
 
-  app.get(
-    '/past_podclubs/random/',
-    {
-      config: { access: 'public' },
-      schema: {
-        tags,
-        summary: 'One completed podclub at random, for the archive card (null before the first)',
-        response: { 200: getRandomPastPodclubResponseSchema },
-      },
-    },
-    async () => {
-      const [one] = await readPastPodclubs(deps.db, { random: true, limit: 1 })
-      return { data: one ?? null }
-    },
-  )
+  route(app, getRandomPastPodclubEndpoint, async () => {
+    const [one] = await readPastPodclubs(deps.db, { random: true, limit: 1 })
+    return { data: one ?? null }
+  })
 }

@@ -1,16 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import {
-  createPollBodySchema,
-  createPollInviteBodySchema,
-  createPollInviteResponseSchema,
-  createPollResponseSchema,
-  createPollVoteBodySchema,
-  createPollVoteResponseSchema,
-  getPollParamsSchema,
-  getPollResponseSchema,
-  pollParamsSchema,
+  castVoteEndpoint,
+  createPollEndpoint,
+  getPollEndpoint,
+  getPollWithCodeEndpoint,
+  requestVoteCodeEndpoint,
 } from '#contract/polls'
 import type { AppDeps } from '../../deps'
+import { route } from '../../lib/route'
 import { defineRateLimit, limitKeys } from '../../plugins/rate-limit'
 import { castVote, createPoll, getPoll, requestVoteCode } from './polls.service'
 
@@ -32,78 +29,29 @@ export const pollLimits = {
 }
 
 export const pollRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
-  const tags = ['polls']
+  route(app, getPollEndpoint, async (request) => ({
+    data: await getPoll(deps, request.params.pollId),
+  }))
 
-  app.get(
-    '/polls/:pollId/',
-    {
-      config: { access: 'public' },
-      schema: { tags, params: pollParamsSchema, response: { 200: getPollResponseSchema } },
-    },
-    async (request) => ({ data: await getPoll(deps, request.params.pollId) }),
-  )
+  route(app, getPollWithCodeEndpoint, async (request) => {
+    await app.rateLimit.consume(pollLimits.codeCheck, limitKeys.address(request))
+    return { data: await getPoll(deps, request.params.pollId, request.params.voteCode) }
+  })
 
-  app.get(
-    '/polls/:pollId/:voteCode/',
-    {
-      config: { access: 'public', secretParams: ['voteCode'] },
-      schema: { tags, params: getPollParamsSchema, response: { 200: getPollResponseSchema } },
-    },
-    async (request) => {
-      await app.rateLimit.consume(pollLimits.codeCheck, limitKeys.address(request))
-      return { data: await getPoll(deps, request.params.pollId, request.params.voteCode) }
-    },
-  )
+  route(app, requestVoteCodeEndpoint, async (request) => {
+    await app.rateLimit.consume(pollLimits.inviteAddress, limitKeys.address(request))
+    await app.rateLimit.consume(pollLimits.inviteEmail, limitKeys.email(request.body.email))
+    await requestVoteCode(deps, request.params.pollId, request.body.email)
+    return { data: { ok: true as const } }
+  })
 
-  app.post(
-    '/polls/:pollId/invite/',
-    {
-      config: { access: 'public' },
-      schema: {
-        tags,
-        params: pollParamsSchema,
-        body: createPollInviteBodySchema,
-        response: { 200: createPollInviteResponseSchema },
-      },
-    },
-    async (request) => {
-      await app.rateLimit.consume(pollLimits.inviteAddress, limitKeys.address(request))
-      await app.rateLimit.consume(pollLimits.inviteEmail, limitKeys.email(request.body.email))
-      await requestVoteCode(deps, request.params.pollId, request.body.email)
-      return { data: { ok: true as const } }
-    },
-  )
+  route(app, castVoteEndpoint, async (request) => {
+    await app.rateLimit.consume(pollLimits.cast, limitKeys.address(request))
+    return { data: await castVote(deps, request.params.pollId, request.body) }
+  })
 
-  app.post(
-    '/polls/:pollId/cast/',
-    {
-      config: { access: 'public' },
-      schema: {
-        tags,
-        params: pollParamsSchema,
-        body: createPollVoteBodySchema,
-        response: { 200: createPollVoteResponseSchema },
-      },
-    },
-    async (request) => {
-      await app.rateLimit.consume(pollLimits.cast, limitKeys.address(request))
-      return { data: await castVote(deps, request.params.pollId, request.body) }
-    },
-  )
-
-  app.post(
-    '/controlpanel/polls/',
-    {
-      config: { access: 'superuser' },
-      schema: {
-        tags: ['controlpanel'],
-        body: createPollBodySchema,
-        response: { 201: createPollResponseSchema },
-      },
-    },
-    async (request, reply) => {
-      const poll = await createPoll(deps, request.member, request.body)
-      return reply.status(201).send({ data: poll })
-    },
-  )
+  route(app, createPollEndpoint, async (request, reply) => {
+    const poll = await createPoll(deps, request.member, request.body)
+    return reply.status(201).send({ data: poll })
+  })
 }

@@ -1,11 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
-import {
-  idempotentWriteHeadersSchema,
-  podclubIdParamsSchema,
-  registrationStateResponseSchema,
-  seatWaitlistStateResponseSchema,
-} from '#contract/podclubs'
+import { toggleRegistrationEndpoint, toggleSeatWaitlistEndpoint } from '#contract/podclubs'
 import type { AppDeps } from '../../deps'
+import { route } from '../../lib/route'
 import { defineRateLimit, limitKeys } from '../../plugins/rate-limit'
 import { toggleSeat } from './registrations.service'
 import { toggleSeatWaitlist } from './seat-waitlist.service'
@@ -21,43 +17,17 @@ export const registrationRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = asyn
   app,
   { deps },
 ) => {
-  app.post(
-    '/register/:podclubId/',
-    {
-      config: { access: 'member' },
-      schema: {
-        tags: ['registrations'],
-        summary: 'Take a seat, or give it back when already holding one',
-        params: podclubIdParamsSchema,
-        headers: idempotentWriteHeadersSchema,
-        response: { 200: registrationStateResponseSchema },
-      },
-    },
-    async (request) => {
-      await app.rateLimit.consume(registrationLimits.toggle, limitKeys.account(request.member.id))
-      const key = request.headers['idempotency-key']
-      return { data: await toggleSeat(deps, request.member, request.params.podclubId, key) }
-    },
-  )
+  route(app, toggleRegistrationEndpoint, async (request) => {
+    await app.rateLimit.consume(registrationLimits.toggle, limitKeys.account(request.member.id))
+    const key = request.headers['idempotency-key']
+    return { data: await toggleSeat(deps, request.member, request.params.podclubId, key) }
+  })
 
-  app.post(
-    '/podclubs/:podclubId/seat_waitlist/',
-    {
-      config: { access: 'member' },
-      schema: {
-        tags: ['registrations'],
-        summary: "Join a full podclub's seat waitlist, or leave it",
-        params: podclubIdParamsSchema,
-        headers: idempotentWriteHeadersSchema,
-        response: { 200: seatWaitlistStateResponseSchema },
-      },
-    },
-    async (request) => {
-      await app.rateLimit.consume(registrationLimits.waitlist, limitKeys.account(request.member.id))
-      const key = request.headers['idempotency-key']
-      return {
-        data: await toggleSeatWaitlist(deps, request.member, request.params.podclubId, key),
-      }
-    },
-  )
+  route(app, toggleSeatWaitlistEndpoint, async (request) => {
+    await app.rateLimit.consume(registrationLimits.waitlist, limitKeys.account(request.member.id))
+    const key = request.headers['idempotency-key']
+    return {
+      data: await toggleSeatWaitlist(deps, request.member, request.params.podclubId, key),
+    }
+  })
 }

@@ -1,8 +1,9 @@
 import { count, countDistinct, eq, sql } from 'drizzle-orm'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
-import { getSplashResponseSchema, type SplashStats } from '#contract/podclubs'
+import { getSplashStatsEndpoint, type SplashStats } from '#contract/podclubs'
 import type { Db } from '../../db/client'
 import type { AppDeps } from '../../deps'
+import { route } from '../../lib/route'
 import { podclubs, users } from '../../db/schema/index'
 
 /**
@@ -26,16 +27,5 @@ export async function readSplashStats(db: Db): Promise<SplashStats> {
 }
 
 export const splashRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
-  app.get(
-    '/splash/',
-    {
-      config: { access: 'public' },
-      schema: {
-        tags: ['splash'],
-        summary: 'Members, podclubs discussed and cities represented',
-        response: { 200: getSplashResponseSchema },
-      },
-    },
-    async () => ({ data: await readSplashStats(deps.db) }),
-  )
+  route(app, getSplashStatsEndpoint, async () => ({ data: await readSplashStats(deps.db) }))
 }

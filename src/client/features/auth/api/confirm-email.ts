@@ -1,10 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { confirmEmailResponseSchema } from '#contract/accounts'
-import { api } from '#client/lib/api-client'
+import { confirmEmailEndpoint } from '#contract/accounts'
+import { callApi } from '#client/lib/api-client'
 
-/** POST /confirmEmail/: confirming twice is harmless, so the page may call it on load. */
+/** Confirming twice is harmless, so the page may call it on load. */
 export function confirmEmail(uid: string, token: string, signal?: AbortSignal) {
-  return api.post('/confirmEmail/', confirmEmailResponseSchema, {
+  return callApi(confirmEmailEndpoint, {
     body: { uid: Number(uid), token },
     signal,
   })

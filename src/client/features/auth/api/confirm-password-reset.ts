@@ -1,11 +1,10 @@
 import { useMutation } from '@tanstack/react-query'
-import type { ConfirmPasswordResetBody } from '#contract/accounts'
-import { okSchema } from '#contract/common'
-import { api } from '#client/lib/api-client'
+import { confirmPasswordResetEndpoint, type ConfirmPasswordResetBody } from '#contract/accounts'
+import { callApi } from '#client/lib/api-client'
 
-/** POST /auth/passwordreset/confirm/: sets the new password; every session of the account ends. */
+/** Sets the new password; every session of the account ends. */
 export function confirmPasswordReset(body: ConfirmPasswordResetBody) {
-  return api.post('/auth/passwordreset/confirm/', okSchema, { body })
+  return callApi(confirmPasswordResetEndpoint, { body })
 }
 
 export function useConfirmPasswordReset() {

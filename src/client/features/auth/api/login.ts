@@ -1,13 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { whoamiResponseSchema, type CreateLoginBody } from '#contract/auth'
-import { api } from '#client/lib/api-client'
+import { loginEndpoint, type CreateLoginBody } from '#contract/auth'
+import { callApi } from '#client/lib/api-client'
 import { refreshUser } from '#client/lib/auth'
 
-/** POST /login/ answers the whoami shape; the session itself is then filled from whoami. */
+/** Login answers the whoami shape; the session itself is then filled from whoami. */
 export function login(body: CreateLoginBody) {
   // Wrong credentials may come back as 401: that is this form's error to show, not an expired
   // session, so the global 401 rule stays out of it.
-  return api.post('/login/', whoamiResponseSchema, { body, ignoreUnauthorized: true })
+  return callApi(loginEndpoint, { body, ignoreUnauthorized: true })
 }
 
 export function useLogin() {

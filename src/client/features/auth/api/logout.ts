@@ -1,17 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useNavigate } from 'react-router'
-import { z } from 'zod'
-import { envelope } from '#contract/common'
-import { api } from '#client/lib/api-client'
+import { logoutEndpoint } from '#contract/auth'
+import { callApi } from '#client/lib/api-client'
 import { clearUser } from '#client/lib/auth'
 import { toast } from '#client/lib/toast'
 
-// Nothing in the answer is used, so any `{ data }` counts as success.
-const logoutResponseSchema = envelope(z.unknown())
-
-/** POST /logout/ */
 export function logout() {
-  return api.post('/logout/', logoutResponseSchema)
+  return callApi(logoutEndpoint)
 }
 
 /** Spec 2 §4: logout always clears the local user and goes Home, even when the call fails. */

@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { whoamiResponseSchema, type CreateSignupBody } from '#contract/auth'
-import { api } from '#client/lib/api-client'
+import { signupEndpoint, type CreateSignupBody } from '#contract/auth'
+import { callApi } from '#client/lib/api-client'
 import { refreshUser } from '#client/lib/auth'
 
-/** POST /signup/: creates the account and its session. */
+/** Creates the account and its session. */
 export function signup(body: CreateSignupBody) {
-  return api.post('/signup/', whoamiResponseSchema, { body })
+  return callApi(signupEndpoint, { body })
 }
 
 /** Spec 2 §4: after signup the user is fetched, which logs them in on this page. */

@@ -1,10 +1,10 @@
 import { useMutation } from '@tanstack/react-query'
-import { validateInviteCodeResponseSchema } from '#contract/auth'
-import { api } from '#client/lib/api-client'
+import { validateInviteCodeEndpoint } from '#contract/auth'
+import { callApi } from '#client/lib/api-client'
 
-/** POST /validate_invite_code/: resolves when the code would let someone sign up now. */
+/** Resolves when the code would let someone sign up now. */
 export function validateInviteCode(code: string) {
-  return api.post('/validate_invite_code/', validateInviteCodeResponseSchema, { body: { code } })
+  return callApi(validateInviteCodeEndpoint, { body: { code } })
 }
 
 export function useValidateInviteCode() {

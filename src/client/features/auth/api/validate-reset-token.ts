@@ -1,10 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { okSchema } from '#contract/common'
-import { api } from '#client/lib/api-client'
+import { validateResetTokenEndpoint } from '#contract/accounts'
+import { callApi } from '#client/lib/api-client'
 
-/** POST /auth/passwordreset/validate_token/: resolves when the link still works. */
+/** Resolves when the link still works. */
 export function validateResetToken(token: string, signal?: AbortSignal) {
-  return api.post('/auth/passwordreset/validate_token/', okSchema, { body: { token }, signal })
+  return callApi(validateResetTokenEndpoint, { body: { token }, signal })
 }
 
 export function resetTokenQueryOptions(token: string) {

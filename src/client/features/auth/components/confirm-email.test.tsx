@@ -9,22 +9,21 @@ describe('confirm e-mail page', () => {
     const { api } = renderWithProviders({
       path: '/confirm-email/12/abc.def',
       handlers: {
-        'POST /confirmEmail/': () =>
-          reply(confirmEmailResponseSchema, { data: { confirmed: true } }),
+        confirmEmail: () => reply(confirmEmailResponseSchema, { data: { confirmed: true } }),
       },
     })
     await findScreenTitle('confirm e-mail')
     expect(
       await screen.findByText('Your e-mail address is confirmed. Thank you!'),
     ).toBeInTheDocument()
-    expect(api.callsTo('POST /confirmEmail/')[0]?.body).toEqual({ uid: 12, token: 'abc.def' })
+    expect(api.callsTo('confirmEmail')[0]?.body).toEqual({ uid: 12, token: 'abc.def' })
   })
 
   it("shows the server's refusal", async () => {
     renderWithProviders({
       path: '/confirm-email/12/old',
       handlers: {
-        'POST /confirmEmail/': () =>
+        confirmEmail: () =>
           replyError(400, {
             detail: 'This confirmation link is invalid or has expired.',
             code: 'BAD_REQUEST',

@@ -9,8 +9,8 @@ import { findScreenTitle, queryToasts, renderWithProviders } from '#client/testi
 function loginServer(loginReply: Handler) {
   let loggedIn: SessionUser | null = null
   const handlers: Handlers = {
-    'GET /whoami/': () => reply(whoamiResponseSchema, { data: whoamiOf(loggedIn) }),
-    'POST /login/': async (request) => {
+    getWhoami: () => reply(whoamiResponseSchema, { data: whoamiOf(loggedIn) }),
+    login: async (request) => {
       const answer = await loginReply(request)
       if (answer.kind === 'json' && answer.status === 200) loggedIn = member
       return answer
@@ -47,7 +47,7 @@ describe('login form', () => {
     expect(screen.getByLabelText('username')).toHaveAttribute('aria-invalid', 'true')
     expect(screen.getByLabelText('password')).toHaveAccessibleDescription('Password is required')
     expect(screen.getByLabelText('username')).toHaveFocus()
-    expect(api.callsTo('POST /login/')).toHaveLength(0)
+    expect(api.callsTo('login')).toHaveLength(0)
 
     await user.type(screen.getByLabelText('username'), 'ada')
     expect(screen.queryByText('Username is required')).not.toBeInTheDocument()
@@ -65,11 +65,11 @@ describe('login form', () => {
 
     await findScreenTitle('home')
     expect(router.state.location.pathname).toBe('/home')
-    const [call] = api.callsTo('POST /login/')
+    const [call] = api.callsTo('login')
     expect(call?.body).toEqual({ username: 'ada.lovelace', password: 'correct horse' })
     expect(call?.headers.get('X-CSRFToken')).toBe('csrf123')
     // Once on load, once after login.
-    expect(api.callsTo('GET /whoami/')).toHaveLength(2)
+    expect(api.callsTo('getWhoami')).toHaveLength(2)
     expect(
       within(screen.getByRole('banner')).getByRole('button', { name: member.username }),
     ).toBeInTheDocument()

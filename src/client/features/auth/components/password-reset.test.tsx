@@ -11,7 +11,7 @@ describe('forgot password', () => {
   it("says 'Email is required' and 'Please enter a valid email address' without calling", async () => {
     const { user, api } = renderWithProviders({
       path: '/forgot-password',
-      handlers: { 'POST /auth/passwordreset/': ok },
+      handlers: { requestPasswordReset: ok },
     })
     await findScreenTitle('forgot password')
     const send = screen.getByRole('button', { name: '[ send reset link ]' })
@@ -22,19 +22,19 @@ describe('forgot password', () => {
     expect(screen.getByLabelText('email')).toHaveAccessibleDescription(
       'Please enter a valid email address',
     )
-    expect(api.callsTo('POST /auth/passwordreset/')).toHaveLength(0)
+    expect(api.callsTo('requestPasswordReset')).toHaveLength(0)
   })
 
   it("sends the link and says 'Reset link sent'", async () => {
     const { user, api } = renderWithProviders({
       path: '/forgot-password',
-      handlers: { 'POST /auth/passwordreset/': ok },
+      handlers: { requestPasswordReset: ok },
     })
     await findScreenTitle('forgot password')
     await user.type(screen.getByLabelText('email'), ' ada@example.com ')
     await user.click(screen.getByRole('button', { name: '[ send reset link ]' }))
     await screen.findByText(/a link to choose a new password is on its way/)
-    expect(api.callsTo('POST /auth/passwordreset/')[0]?.body).toEqual({
+    expect(api.callsTo('requestPasswordReset')[0]?.body).toEqual({
       email: 'ada@example.com',
     })
     const [toast] = queryToasts()
@@ -46,7 +46,7 @@ describe('forgot password', () => {
     const { user } = renderWithProviders({
       path: '/forgot-password',
       handlers: {
-        'POST /auth/passwordreset/': () =>
+        requestPasswordReset: () =>
           replyError(429, { detail: 'Too many attempts.', code: 'RATE_LIMITED' }),
       },
     })
@@ -69,7 +69,7 @@ describe('reset password', () => {
     renderWithProviders({
       path: '/password-reset/bad-token',
       handlers: {
-        'POST /auth/passwordreset/validate_token/': () =>
+        validateResetToken: () =>
           replyError(404, { detail: 'Invalid password reset token.', code: 'NOT_FOUND' }),
       },
     })
@@ -85,14 +85,14 @@ describe('reset password', () => {
     const { user, api, router } = renderWithProviders({
       path: '/password-reset/good.token',
       handlers: {
-        'POST /auth/passwordreset/validate_token/': ok,
-        'POST /auth/passwordreset/confirm/': ok,
+        validateResetToken: ok,
+        confirmPasswordReset: ok,
       },
     })
     await findScreenTitle('reset password')
     const password = await screen.findByLabelText('new password')
     const confirm = screen.getByLabelText('confirm password')
-    expect(api.callsTo('POST /auth/passwordreset/validate_token/')[0]?.body).toEqual({
+    expect(api.callsTo('validateResetToken')[0]?.body).toEqual({
       token: 'good.token',
     })
 
@@ -107,13 +107,13 @@ describe('reset password', () => {
     await user.clear(confirm)
     await user.type(confirm, 'longenougH{Enter}')
     expect(confirm).toHaveAccessibleDescription('Passwords do not match')
-    expect(api.callsTo('POST /auth/passwordreset/confirm/')).toHaveLength(0)
+    expect(api.callsTo('confirmPasswordReset')).toHaveLength(0)
 
     await user.clear(confirm)
     await user.type(confirm, 'longenough{Enter}')
     await findScreenTitle('login')
     expect(router.state.location.pathname).toBe('/login')
-    expect(api.callsTo('POST /auth/passwordreset/confirm/')[0]?.body).toEqual({
+    expect(api.callsTo('confirmPasswordReset')[0]?.body).toEqual({
       token: 'good.token',
       password: 'longenough',
     })
@@ -126,9 +126,8 @@ describe('reset password', () => {
     const { user } = renderWithProviders({
       path: '/password-reset/good.token',
       handlers: {
-        'POST /auth/passwordreset/validate_token/': ok,
-        'POST /auth/passwordreset/confirm/': () =>
-          replyError(400, { password: ['This password is too common.'] }),
+        validateResetToken: ok,
+        confirmPasswordReset: () => replyError(400, { password: ['This password is too common.'] }),
       },
     })
     await findScreenTitle('reset password')

@@ -21,10 +21,10 @@ const newMember: SessionUser = {
 function registerServer(signupReply: Handler, codeReply?: Handler): Handlers {
   let loggedIn: SessionUser | null = null
   return {
-    'GET /whoami/': () => reply(whoamiResponseSchema, { data: whoamiOf(loggedIn) }),
-    'POST /validate_invite_code/':
+    getWhoami: () => reply(whoamiResponseSchema, { data: whoamiOf(loggedIn) }),
+    validateInviteCode:
       codeReply ?? (() => reply(validateInviteCodeResponseSchema, { data: { valid: true } })),
-    'POST /signup/': async (request) => {
+    signup: async (request) => {
       const answer = await signupReply(request)
       if (answer.kind === 'json' && answer.status === 201) loggedIn = newMember
       return answer
@@ -63,7 +63,7 @@ describe('register: invite step', () => {
   it('checks a code from the path at once and shows the form', async () => {
     const { api } = await renderRegister('/register/WELCOME1')
     expect(await screen.findByLabelText('username')).toBeInTheDocument()
-    expect(api.callsTo('POST /validate_invite_code/')[0]?.body).toEqual({ code: 'WELCOME1' })
+    expect(api.callsTo('validateInviteCode')[0]?.body).toEqual({ code: 'WELCOME1' })
     expect(screen.getByText('WELCOME1')).toBeInTheDocument()
   })
 
@@ -74,7 +74,7 @@ describe('register: invite step', () => {
     const code = screen.getByLabelText('invite code')
     expect(code).toHaveValue('WELCOME1')
     // Going back does not check the same code again by itself.
-    expect(api.callsTo('POST /validate_invite_code/')).toHaveLength(1)
+    expect(api.callsTo('validateInviteCode')).toHaveLength(1)
     await user.clear(code)
     await user.type(code, 'OTHER2')
     await user.click(screen.getByRole('button', { name: '[ continue ]' }))
@@ -136,7 +136,7 @@ describe('register: form and code of conduct', () => {
       /Password must be at least 8 characters/,
     )
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument()
-    expect(api.callsTo('POST /signup/')).toHaveLength(0)
+    expect(api.callsTo('signup')).toHaveLength(0)
 
     await fillForm(user, { 'confirm password': 'different' })
     await user.click(create)
@@ -161,7 +161,7 @@ describe('register: form and code of conduct', () => {
     const [toast] = queryToasts()
     expect(toast).toHaveTextContent('Registration cancelled')
     expect(toast).toHaveTextContent('You must accept the code of conduct to join podclub.')
-    expect(api.callsTo('POST /signup/')).toHaveLength(0)
+    expect(api.callsTo('signup')).toHaveLength(0)
     // The form keeps what was typed.
     expect(screen.getByLabelText('username')).toHaveValue('new.member')
   })
@@ -175,7 +175,7 @@ describe('register: form and code of conduct', () => {
 
     await findScreenTitle('home')
     expect(router.state.location.pathname).toBe('/home')
-    expect(api.callsTo('POST /signup/')[0]?.body).toEqual({
+    expect(api.callsTo('signup')[0]?.body).toEqual({
       username: 'new.member',
       email: 'new@example.com',
       city: 'Brooklyn',

@@ -1,10 +1,10 @@
 import { useMutation } from '@tanstack/react-query'
-import { unsubscribeResponseSchema } from '#contract/control-panel'
-import { api } from '#client/lib/api-client'
+import { unsubscribeEndpoint } from '#contract/control-panel'
+import { callApi } from '#client/lib/api-client'
 
-/** POST /unsubscribe/: the signed link of a blast turns monthly blasts off. Public. */
+/** The signed link of a blast turns monthly blasts off. Public. */
 export function unsubscribe(body: { uid: number; token: string }) {
-  return api.post('/unsubscribe/', unsubscribeResponseSchema, { body })
+  return callApi(unsubscribeEndpoint, { body })
 }
 
 export function useUnsubscribe() {

@@ -7,7 +7,7 @@ import { findScreenTitle, renderWithProviders } from '#client/testing/render'
 async function renderUnsubscribe(path: string, answer?: Handler) {
   const view = renderWithProviders({
     path,
-    handlers: answer ? { 'POST /unsubscribe/': answer } : {},
+    handlers: answer ? { unsubscribe: answer } : {},
   })
   await findScreenTitle('unsubscribe')
   return view
@@ -23,7 +23,7 @@ describe('unsubscribe page', () => {
     const done = await screen.findByRole('status')
     expect(done).toHaveTextContent('You are unsubscribed from the monthly e-mails.')
     expect(done).toHaveTextContent('Reminders for seats you hold still come')
-    expect(api.callsTo('POST /unsubscribe/')[0]?.body).toEqual({ uid: 42, token: 'tok-en_1' })
+    expect(api.callsTo('unsubscribe')[0]?.body).toEqual({ uid: 42, token: 'tok-en_1' })
   })
 
   it("shows the server's refusal of a bad token", async () => {
@@ -40,6 +40,6 @@ describe('unsubscribe page', () => {
     const { api } = await renderUnsubscribe('/unsubscribe/abc/token')
     expect(screen.getByRole('alert')).toHaveTextContent('This unsubscribe link is not valid.')
     expect(screen.queryByRole('button', { name: 'Unsubscribe from monthly e-mails' })).toBeNull()
-    expect(api.callsTo('POST /unsubscribe/')).toHaveLength(0)
+    expect(api.callsTo('unsubscribe')).toHaveLength(0)
   })
 })

@@ -1,10 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { getPublicConfigResponseSchema } from '#contract/config'
-import { api } from '#client/lib/api-client'
+import { getPublicConfigEndpoint } from '#contract/config'
+import { callApi } from '#client/lib/api-client'
 
-/** GET /config/: the club code, invite link and contact address the public screens show. */
+/** The club code, invite link and contact address the public screens show. */
 export function getPublicConfig(signal?: AbortSignal) {
-  return api.get('/config/', getPublicConfigResponseSchema, { signal })
+  return callApi(getPublicConfigEndpoint, { signal })
 }
 
 export function publicConfigQueryOptions() {

@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { inviteCodesResponseSchema } from '#contract/control-panel'
-import { api } from '#client/lib/api-client'
+import { createInviteCodesEndpoint } from '#contract/control-panel'
+import { callApi } from '#client/lib/api-client'
 import { controlPanelQueryOptions } from './get-control-panel'
 
-/** POST /controlpanel/invite_codes/: new single-use welcome codes. */
+/** New single-use welcome codes. */
 export function createInviteCodes(count: number) {
-  return api.post('/controlpanel/invite_codes/', inviteCodesResponseSchema, { body: { count } })
+  return callApi(createInviteCodesEndpoint, { body: { count } })
 }
 
 export function useCreateInviteCodes() {

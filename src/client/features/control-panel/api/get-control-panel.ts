@@ -1,10 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { controlPanelResponseSchema } from '#contract/control-panel'
-import { api } from '#client/lib/api-client'
+import { getControlPanelEndpoint } from '#contract/control-panel'
+import { callApi } from '#client/lib/api-client'
 
-/** GET /controlpanel/: everything the panel shows, each list bounded by the server. */
+/** Everything the panel shows, each list bounded by the server. */
 export function getControlPanel(signal?: AbortSignal) {
-  return api.get('/controlpanel/', controlPanelResponseSchema, { signal })
+  return callApi(getControlPanelEndpoint, { signal })
 }
 
 export function controlPanelQueryOptions() {

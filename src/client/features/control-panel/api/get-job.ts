@@ -1,15 +1,15 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { isJobSettled, type Job, jobResponseSchema } from '#contract/jobs'
-import { api, isApiError } from '#client/lib/api-client'
+import { getJobEndpoint, isJobSettled, type Job } from '#contract/jobs'
+import { callApi, isApiError } from '#client/lib/api-client'
 
 /** How often a job that is still queued or running is asked about. */
 export const JOB_POLL_MS = 1_000
 
 const isRefusal = (error: unknown) => isApiError(error) && error.status >= 400 && error.status < 500
 
-/** GET /controlpanel/jobs/:id/: where a job an operator started stands. */
+/** Where a job an operator started stands. */
 export function getJob(id: number, signal?: AbortSignal) {
-  return api.get(`/controlpanel/jobs/${id}/`, jobResponseSchema, { signal })
+  return callApi(getJobEndpoint, { params: { id }, signal })
 }
 
 export function jobQueryOptions(id: number) {

@@ -1,27 +1,26 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import type { CreateOperatorPodclubBody } from '#contract/control-panel'
-import { registrationStateResponseSchema } from '#contract/podclubs'
-import { createPollResponseSchema, type CreatePollBody } from '#contract/polls'
-import { createProposalResponseSchema } from '#contract/proposals'
-import { api } from '#client/lib/api-client'
+import {
+  createOperatorPodclubEndpoint,
+  quickRegisterEndpoint,
+  type CreateOperatorPodclubBody,
+} from '#contract/control-panel'
+import { createPollEndpoint, type CreatePollBody } from '#contract/polls'
+import { callApi } from '#client/lib/api-client'
 import { controlPanelQueryOptions } from './get-control-panel'
 
-/** POST /register_admin/:podclubId/:username/: quick registration of a member. */
-export function quickRegister({ podclubId, username }: { podclubId: number; username: string }) {
-  return api.post(
-    `/register_admin/${podclubId}/${encodeURIComponent(username)}/`,
-    registrationStateResponseSchema,
-  )
+/** Quick registration of a member. */
+export function quickRegister(params: { podclubId: number; username: string }) {
+  return callApi(quickRegisterEndpoint, { params })
 }
 
-/** POST /controlpanel/podclubs/: an upcoming podclub with any future date and podmeister. */
+/** An upcoming podclub with any future date and podmeister. */
 export function createOperatorPodclub(body: CreateOperatorPodclubBody) {
-  return api.post('/controlpanel/podclubs/', createProposalResponseSchema, { body })
+  return callApi(createOperatorPodclubEndpoint, { body })
 }
 
-/** POST /controlpanel/polls/: a poll with 2 to 10 options. */
+/** A poll with 2 to 10 options. */
 export function createPoll(body: CreatePollBody) {
-  return api.post('/controlpanel/polls/', createPollResponseSchema, { body })
+  return callApi(createPollEndpoint, { body })
 }
 
 function usePanelMutation<A, R>(mutationFn: (args: A) => Promise<R>) {

@@ -1,10 +1,10 @@
 import { useMutation } from '@tanstack/react-query'
-import { blastResponseSchema, type CreateBlastBody } from '#contract/control-panel'
-import { api } from '#client/lib/api-client'
+import { sendTestBlastEndpoint, type CreateBlastBody } from '#contract/control-panel'
+import { callApi } from '#client/lib/api-client'
 
-/** POST /testmonthlyblast/: the monthly blast, sent to super users only. */
+/** The monthly blast, sent to super users only. */
 export function sendTestBlast(body: CreateBlastBody) {
-  return api.post('/testmonthlyblast/', blastResponseSchema, { body })
+  return callApi(sendTestBlastEndpoint, { body })
 }
 
 export function useSendTestBlast() {

@@ -1,19 +1,19 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import type { z } from 'zod'
 import {
-  triggerResponseSchema,
+  triggerNoticeEndpoint,
   type ControlPanel,
   type ControlPanelPodclub,
   type createTriggerBodySchema,
 } from '#contract/control-panel'
-import { api } from '#client/lib/api-client'
+import { callApi } from '#client/lib/api-client'
 import { controlPanelQueryOptions } from './get-control-panel'
 
 export type CreateTriggerBody = z.input<typeof createTriggerBodySchema>
 
-/** POST /controlpanel/trigger/: 'min' sends the 10-minute notice now, 'complete' marks complete. */
+/** 'min' sends the 10-minute notice now, 'complete' marks complete. */
 export function triggerNotice(body: CreateTriggerBody) {
-  return api.post('/controlpanel/trigger/', triggerResponseSchema, { body })
+  return callApi(triggerNoticeEndpoint, { body })
 }
 
 /** Puts the row the server answered into the cached panel, in place. */

@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { triggerResponseSchema, type UpdatePodclubBody } from '#contract/control-panel'
-import { api } from '#client/lib/api-client'
+import { updatePodclubEndpoint, type UpdatePodclubBody } from '#contract/control-panel'
+import { callApi } from '#client/lib/api-client'
 import { controlPanelQueryOptions } from './get-control-panel'
 
-/** PATCH /controlpanel/podclubs/:id/: an operator's change of date, location, link or status. */
+/** An operator's change of date, location, link or status. */
 export function updatePodclub({ id, body }: { id: number; body: UpdatePodclubBody }) {
-  return api.patch(`/controlpanel/podclubs/${id}/`, triggerResponseSchema, { body })
+  return callApi(updatePodclubEndpoint, { params: { id }, body })
 }
 
 export function useUpdatePodclub() {

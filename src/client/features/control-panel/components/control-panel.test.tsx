@@ -46,7 +46,7 @@ async function renderPanel(handlers: Handlers = {}, panel: ControlPanel = panelO
     path: '/controlpanel',
     currentUser: superuser,
     handlers: {
-      'GET /controlpanel/': () => reply(controlPanelResponseSchema, { data: panel }),
+      getControlPanel: () => reply(controlPanelResponseSchema, { data: panel }),
       ...handlers,
     },
   })
@@ -111,7 +111,7 @@ describe('control panel: upcoming podclubs', () => {
     const answer = held(() =>
       reply(triggerResponseSchema, { data: { ...podclub, ten_min_notice_sent: true } }),
     )
-    const { user, api } = await renderPanel({ 'POST /controlpanel/trigger/': answer.handler })
+    const { user, api } = await renderPanel({ triggerNotice: answer.handler })
 
     await user.click(screen.getByRole('button', { name: 'Send Notice' }))
     expect(await screen.findByRole('button', { name: 'Sending...' })).toBeDisabled()
@@ -121,7 +121,7 @@ describe('control panel: upcoming podclubs', () => {
     expect(screen.queryByRole('button', { name: 'Send Notice' })).toBeNull()
     const row = screen.getAllByRole('row')[1]!
     expect(within(row).getAllByRole('cell')[7]).toHaveTextContent('sent')
-    expect(api.callsTo('POST /controlpanel/trigger/')[0]?.body).toEqual({
+    expect(api.callsTo('triggerNotice')[0]?.body).toEqual({
       podclub_pk: 12,
       notice_type: 'min',
     })
@@ -129,7 +129,7 @@ describe('control panel: upcoming podclubs', () => {
 
   it("says 'Failed to send notice' with the server's reason", async () => {
     const { user } = await renderPanel({
-      'POST /controlpanel/trigger/': () =>
+      triggerNotice: () =>
         replyError(409, { detail: 'The 10-minute notice was already sent.', code: 'CONFLICT' }),
     })
     await user.click(screen.getByRole('button', { name: 'Send Notice' }))
@@ -141,7 +141,7 @@ describe('control panel: upcoming podclubs', () => {
 
   it('marks a podclub complete, then shows a green check', async () => {
     const { user, api } = await renderPanel({
-      'POST /controlpanel/trigger/': () =>
+      triggerNotice: () =>
         reply(triggerResponseSchema, { data: { ...podclub, status: 'completed' } }),
     })
     const button = screen.getByRole('button', { name: 'Mark Complete' })
@@ -152,7 +152,7 @@ describe('control panel: upcoming podclubs', () => {
     const row = screen.getAllByRole('row')[1]!
     expect(within(row).getAllByRole('cell')[8]).toHaveTextContent('completed')
     expect(screen.queryByRole('button', { name: 'Mark Complete' })).toBeNull()
-    expect(api.callsTo('POST /controlpanel/trigger/')[0]?.body).toEqual({
+    expect(api.callsTo('triggerNotice')[0]?.body).toEqual({
       podclub_pk: 12,
       notice_type: 'complete',
     })
@@ -160,7 +160,7 @@ describe('control panel: upcoming podclubs', () => {
 
   it("says 'Failed to complete podclub' when refused", async () => {
     const { user } = await renderPanel({
-      'POST /controlpanel/trigger/': () =>
+      triggerNotice: () =>
         replyError(409, { detail: 'This podclub is already completed.', code: 'CONFLICT' }),
     })
     await user.click(screen.getByRole('button', { name: 'Mark Complete' }))
@@ -176,7 +176,7 @@ describe('control panel: loading, errors and empty lists', () => {
     renderWithProviders({
       path: '/controlpanel',
       currentUser: superuser,
-      handlers: { 'GET /controlpanel/': answer.handler },
+      handlers: { getControlPanel: answer.handler },
     })
     expect(await screen.findByText('loading the control panel…')).toHaveAttribute('role', 'status')
     answer.release()
@@ -191,7 +191,7 @@ describe('control panel: loading, errors and empty lists', () => {
       path: '/controlpanel',
       currentUser: superuser,
       handlers: {
-        'GET /controlpanel/': () =>
+        getControlPanel: () =>
           ++calls === 1 ? replyError(500) : reply(controlPanelResponseSchema, { data: panelOf() }),
       },
     })
@@ -210,7 +210,7 @@ describe('control panel: loading, errors and empty lists', () => {
   it('keeps the data on screen when a refresh fails', async () => {
     let calls = 0
     const { user } = await renderPanel({
-      'GET /controlpanel/': () =>
+      getControlPanel: () =>
         ++calls === 1
           ? reply(controlPanelResponseSchema, { data: panelOf() })
           : replyError(503, { detail: 'Try again soon.', code: 'INTERNAL' }),
@@ -313,7 +313,7 @@ describe('control panel: loading, errors and empty lists', () => {
 
   it('generates invite codes and shows them', async () => {
     const { user, api } = await renderPanel({
-      'POST /controlpanel/invite_codes/': () =>
+      createInviteCodes: () =>
         reply(inviteCodesResponseSchema, { data: { codes: ['newcode01', 'newcode02'] } }, 201),
     })
     const count = screen.getByLabelText('how many codes (1–100)')
@@ -321,14 +321,14 @@ describe('control panel: loading, errors and empty lists', () => {
     await user.type(count, '200')
     await user.click(screen.getByRole('button', { name: '[ generate codes ]' }))
     expect(count).toHaveAccessibleDescription('count must be a whole number from 1 to 100')
-    expect(api.callsTo('POST /controlpanel/invite_codes/')).toHaveLength(0)
+    expect(api.callsTo('createInviteCodes')).toHaveLength(0)
 
     await user.clear(count)
     await user.type(count, '2')
     await user.click(screen.getByRole('button', { name: '[ generate codes ]' }))
     expect(await screen.findByText('newcode02')).toBeInTheDocument()
-    expect(api.callsTo('POST /controlpanel/invite_codes/')[0]?.body).toEqual({ count: 2 })
+    expect(api.callsTo('createInviteCodes')[0]?.body).toEqual({ count: 2 })
     // The panel reloads so the new codes join the table.
-    await waitFor(() => expect(api.callsTo('GET /controlpanel/')).toHaveLength(2))
+    await waitFor(() => expect(api.callsTo('getControlPanel')).toHaveLength(2))
   })
 })

@@ -14,7 +14,7 @@ async function renderPanel(handlers: Handlers = {}) {
     path: '/controlpanel',
     currentUser: superuser,
     handlers: {
-      'GET /controlpanel/': () =>
+      getControlPanel: () =>
         reply(controlPanelResponseSchema, {
           data: {
             all_podclubs: [],
@@ -40,7 +40,7 @@ const form = (name: string) => screen.getByRole('form', { name })
 describe('control panel: quick registration', () => {
   it("registers a member, says 'User registered for podclub' and clears the form", async () => {
     const { user, api } = await renderPanel({
-      'POST /register_admin/:podclubId/:username/': () =>
+      quickRegister: () =>
         reply(registrationStateResponseSchema, { data: { registered: true, seats_left: 3 } }),
     })
     const quick = within(form('Quick Registration'))
@@ -49,16 +49,13 @@ describe('control panel: quick registration', () => {
     await user.click(quick.getByRole('button', { name: 'Register' }))
 
     await waitFor(() => expect(toastText()).toEqual(['User registered for podclub']))
-    expect(api.callsTo('POST /register_admin/:podclubId/:username/')[0]?.path).toBe(
-      '/register_admin/12/maya.r/',
-    )
+    expect(api.callsTo('quickRegister')[0]?.path).toBe('/register_admin/12/maya.r/')
     expect(quick.getByLabelText('Username')).toHaveValue('')
   })
 
   it("says 'Registration failed' with the server's reason", async () => {
     const { user } = await renderPanel({
-      'POST /register_admin/:podclubId/:username/': () =>
-        replyError(409, { detail: 'No seats left', code: 'NO_SEATS_LEFT' }),
+      quickRegister: () => replyError(409, { detail: 'No seats left', code: 'NO_SEATS_LEFT' }),
     })
     const quick = within(form('Quick Registration'))
     await user.type(quick.getByLabelText('podclub ID number'), '4')
@@ -75,7 +72,7 @@ describe('control panel: quick registration', () => {
       'Enter a podclub ID number',
     )
     expect(quick.getByLabelText('Username')).toHaveAccessibleDescription('Enter a username')
-    expect(api.callsTo('POST /register_admin/:podclubId/:username/')).toHaveLength(0)
+    expect(api.callsTo('quickRegister')).toHaveLength(0)
   })
 })
 
@@ -91,13 +88,13 @@ describe('control panel: create a podclub', () => {
     expect(create.getByLabelText('podmeister (username)')).toHaveAccessibleDescription(
       'Podmeister username is required',
     )
-    expect(api.callsTo('POST /controlpanel/podclubs/')).toHaveLength(0)
+    expect(api.callsTo('createOperatorPodclub')).toHaveLength(0)
   })
 
   it('sends every field and says the podclub was created; failures say why', async () => {
     let fail = false
     const { user, api } = await renderPanel({
-      'POST /controlpanel/podclubs/': () =>
+      createOperatorPodclub: () =>
         fail
           ? replyError(400, { podmeister: ["No member is called 'nobody'."] })
           : reply(createProposalResponseSchema, {
@@ -144,7 +141,7 @@ describe('control panel: create a podclub', () => {
     await user.click(create.getByRole('button', { name: '[ create podclub ]' }))
 
     await waitFor(() => expect(toastText()).toEqual(['podclub createdThe Cathedral (ID 31)']))
-    expect(api.callsTo('POST /controlpanel/podclubs/')[0]?.body).toMatchObject({
+    expect(api.callsTo('createOperatorPodclub')[0]?.body).toMatchObject({
       title: 'The Cathedral',
       podcastName: 'Radiolab',
       podmeister: 'jon.b',
@@ -188,7 +185,7 @@ describe('control panel: create a poll', () => {
   it('sends the poll with its options and says so; a refusal says why', async () => {
     let fail = false
     const { user, api } = await renderPanel({
-      'POST /controlpanel/polls/': () =>
+      createPoll: () =>
         fail
           ? replyError(400, { expires_at: [CLUB_TIME_MESSAGES.past] })
           : reply(
@@ -222,7 +219,7 @@ describe('control panel: create a poll', () => {
     await user.click(poll.getByRole('button', { name: '[ create poll ]' }))
 
     await waitFor(() => expect(toastText()).toEqual(['Poll createdJanuary deep dive (ID 5)']))
-    const body = api.callsTo('POST /controlpanel/polls/')[0]?.body as {
+    const body = api.callsTo('createPoll')[0]?.body as {
       expires_at: string
       options: unknown[]
     }
@@ -254,6 +251,6 @@ describe('control panel: create a poll', () => {
     expect(poll.getByLabelText('option 1 title')).toHaveAccessibleDescription(
       'Option title is required',
     )
-    expect(api.callsTo('POST /controlpanel/polls/')).toHaveLength(0)
+    expect(api.callsTo('createPoll')).toHaveLength(0)
   })
 })

@@ -33,7 +33,7 @@ async function renderPanel(handlers: Handlers = {}) {
     path: '/controlpanel',
     currentUser: superuser,
     handlers: {
-      'GET /controlpanel/': () =>
+      getControlPanel: () =>
         reply(controlPanelResponseSchema, {
           data: {
             all_podclubs: [podclub],
@@ -61,7 +61,7 @@ const idInputs = (legend: string) =>
 describe('control panel: blasts', () => {
   it('sends a test blast, says so and clears the inputs', async () => {
     const { user, api } = await renderPanel({
-      'POST /testmonthlyblast/': () => reply(blastResponseSchema, { data: { queued: 2 } }),
+      sendTestBlast: () => reply(blastResponseSchema, { data: { queued: 2 } }),
     })
     const inputs = idInputs('test blast')
     for (const [i, input] of inputs.entries()) await user.type(input, String(i + 4))
@@ -70,7 +70,7 @@ describe('control panel: blasts', () => {
     await waitFor(() =>
       expect(toastText()).toEqual(['Test Blast SentThe test monthly blast was sent successfully.']),
     )
-    expect(api.callsTo('POST /testmonthlyblast/')[0]?.body).toEqual({
+    expect(api.callsTo('sendTestBlast')[0]?.body).toEqual({
       podclub_1: 4,
       podclub_2: 5,
       podclub_3: 6,
@@ -80,7 +80,7 @@ describe('control panel: blasts', () => {
 
   it("says 'Unable to Send Test Blast' with the reason, and clears the inputs too", async () => {
     const { user } = await renderPanel({
-      'POST /testmonthlyblast/': () =>
+      sendTestBlast: () =>
         replyError(404, { detail: 'podclub 9 (podclub_3) does not exist.', code: 'NOT_FOUND' }),
     })
     const inputs = idInputs('test blast')
@@ -99,7 +99,7 @@ describe('control panel: blasts', () => {
     for (const input of idInputs('test blast')) await user.type(input, '3')
     await user.click(screen.getByRole('button', { name: '[ send test blast ]' }))
     expect(blastForm('test blast')).toHaveAccessibleDescription('Choose three different podclubs')
-    expect(api.callsTo('POST /testmonthlyblast/')).toHaveLength(0)
+    expect(api.callsTo('sendTestBlast')).toHaveLength(0)
   })
 
   it('asks before the monthly blast; Cancel sends nothing', async () => {
@@ -114,7 +114,7 @@ describe('control panel: blasts', () => {
     )
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }))
     await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull())
-    expect(api.callsTo('POST /monthlyblast/')).toHaveLength(0)
+    expect(api.callsTo('sendMonthlyBlast')).toHaveLength(0)
   })
 
   const job = (overrides: Partial<Job> = {}): Job => ({
@@ -144,8 +144,8 @@ describe('control panel: blasts', () => {
       job({ status: 'done', done: 120, total: 120, result: { queued: 120 } }),
     ]
     const { user, api } = await renderPanel({
-      'POST /monthlyblast/': () => reply(jobResponseSchema, { data: job() }, 202),
-      'GET /controlpanel/jobs/:id/': () =>
+      sendMonthlyBlast: () => reply(jobResponseSchema, { data: job() }, 202),
+      getJob: () =>
         reply(jobResponseSchema, { data: states.length > 1 ? states.shift()! : states[0]! }),
     })
     const inputs = idInputs('monthly blast')
@@ -158,7 +158,7 @@ describe('control panel: blasts', () => {
       '33',
     )
     expect(screen.getByRole('button', { name: /send monthly blast/ })).toBeDisabled()
-    expect(api.callsTo('POST /monthlyblast/')[0]?.body).toEqual({
+    expect(api.callsTo('sendMonthlyBlast')[0]?.body).toEqual({
       podclub_1: 1,
       podclub_2: 2,
       podclub_3: 3,
@@ -174,19 +174,18 @@ describe('control panel: blasts', () => {
     )
     expect(screen.queryByText(/Sending the monthly blast/)).toBeNull()
     expect(screen.getByRole('button', { name: '[ send monthly blast ]' })).toBeEnabled()
-    expect(api.callsTo('GET /controlpanel/jobs/:id/')[0]?.params.id).toBe('41')
+    expect(api.callsTo('getJob')[0]?.params.id).toBe('41')
     // Done: nothing more is asked.
-    const asked = api.callsTo('GET /controlpanel/jobs/:id/').length
+    const asked = api.callsTo('getJob').length
     await new Promise((resolve) => setTimeout(resolve, 1_500))
-    expect(api.callsTo('GET /controlpanel/jobs/:id/')).toHaveLength(asked)
+    expect(api.callsTo('getJob')).toHaveLength(asked)
   })
 
   it("says 'Unable to Send Monthly Blast' with the reason when the job fails", async () => {
     const reason = 'podclub 2 (podclub_2) is cancelled: a blast lists upcoming podclubs only.'
     const { user } = await renderPanel({
-      'POST /monthlyblast/': () => reply(jobResponseSchema, { data: job() }, 202),
-      'GET /controlpanel/jobs/:id/': () =>
-        reply(jobResponseSchema, { data: job({ status: 'failed', error: reason }) }),
+      sendMonthlyBlast: () => reply(jobResponseSchema, { data: job() }, 202),
+      getJob: () => reply(jobResponseSchema, { data: job({ status: 'failed', error: reason }) }),
     })
     await confirmBlast(user)
     await waitFor(() => expect(toastText()).toEqual([`Unable to Send Monthly Blast${reason}`]), {
@@ -201,7 +200,7 @@ describe('control panel: blasts', () => {
       job({ status: 'done', done: 9_500, total: 9_500, result: { queued: 9_500 } }),
     ]
     await renderPanel({
-      'GET /controlpanel/jobs/:id/': () =>
+      getJob: () =>
         reply(jobResponseSchema, { data: states.length > 1 ? states.shift()! : states[0]! }),
     })
     await screen.findByText('Sending the monthly blast: 600 of 9,500 members')
@@ -214,12 +213,12 @@ describe('control panel: blasts', () => {
   it('asks about no job while no blast is being sent', async () => {
     const { api } = await renderPanel()
     await new Promise((resolve) => setTimeout(resolve, 1_200))
-    expect(api.callsTo('GET /controlpanel/jobs/:id/')).toHaveLength(0)
+    expect(api.callsTo('getJob')).toHaveLength(0)
   })
 
   it("says 'Unable to Send Monthly Blast' when refused", async () => {
     const { user } = await renderPanel({
-      'POST /monthlyblast/': () =>
+      sendMonthlyBlast: () =>
         replyError(400, {
           detail: 'podclub 1 (podclub_1) is completed: a blast lists upcoming podclubs only.',
           code: 'BAD_REQUEST',
@@ -240,8 +239,7 @@ describe('control panel: blasts', () => {
 describe('control panel: edit a podclub and its chat log', () => {
   it('sends only the changed fields, the date as New York MM/DD/YYYY HH:mm', async () => {
     const { user, api } = await renderPanel({
-      'PATCH /controlpanel/podclubs/:id/': () =>
-        reply(triggerResponseSchema, { data: { ...podclub, location: 'nyc' } }),
+      updatePodclub: () => reply(triggerResponseSchema, { data: { ...podclub, location: 'nyc' } }),
     })
     await user.type(screen.getAllByLabelText('podclub ID')[0]!, '7')
     await user.type(screen.getByLabelText('new date and time (ET)'), '2027-01-15T19:30')
@@ -249,22 +247,21 @@ describe('control panel: edit a podclub and its chat log', () => {
     await user.click(screen.getByRole('button', { name: '[ save podclub ]' }))
 
     await waitFor(() => expect(toastText()[0]).toMatch(/^podclub updated/))
-    const [call] = api.callsTo('PATCH /controlpanel/podclubs/:id/')
+    const [call] = api.callsTo('updatePodclub')
     expect(call?.params.id).toBe('7')
     expect(call?.body).toEqual({ scheduledStart: '01/15/2027 19:30', location: 'nyc' })
   })
 
   it("asks for a change and puts the server's field errors on their fields", async () => {
     const { user, api } = await renderPanel({
-      'PATCH /controlpanel/podclubs/:id/': () =>
-        replyError(400, { scheduledStart: [CLUB_TIME_MESSAGES.past] }),
+      updatePodclub: () => replyError(400, { scheduledStart: [CLUB_TIME_MESSAGES.past] }),
     })
     await user.type(screen.getAllByLabelText('podclub ID')[0]!, '7')
     await user.click(screen.getByRole('button', { name: '[ save podclub ]' }))
     expect(
       screen.getByText('Change at least one of scheduledStart, location, zoomLink or status'),
     ).toBeInTheDocument()
-    expect(api.callsTo('PATCH /controlpanel/podclubs/:id/')).toHaveLength(0)
+    expect(api.callsTo('updatePodclub')).toHaveLength(0)
 
     await user.type(screen.getByLabelText('new date and time (ET)'), '2020-01-15T19:30')
     await user.click(screen.getByRole('button', { name: '[ save podclub ]' }))
@@ -284,13 +281,12 @@ describe('control panel: edit a podclub and its chat log', () => {
     expect(screen.getByLabelText('new date and time (ET)')).toHaveAccessibleDescription(
       CLUB_TIME_MESSAGES.noSuchTime,
     )
-    expect(api.callsTo('PATCH /controlpanel/podclubs/:id/')).toHaveLength(0)
+    expect(api.callsTo('updatePodclub')).toHaveLength(0)
   })
 
   it('reads a chat log file in the page and saves it', async () => {
     const { user, api } = await renderPanel({
-      'PUT /controlpanel/podclubs/:id/chatlog/': () =>
-        reply(triggerResponseSchema, { data: podclub }),
+      updateChatlog: () => reply(triggerResponseSchema, { data: podclub }),
     })
     const text = '19:02:11 From maya.r to Everyone: hello\n19:03:00 From jon.b: hi'
     await user.type(screen.getAllByLabelText('podclub ID')[1]!, '7')
@@ -302,7 +298,7 @@ describe('control panel: edit a podclub and its chat log', () => {
     await user.click(screen.getByRole('button', { name: '[ save chat log ]' }))
 
     await waitFor(() => expect(toastText()[0]).toMatch(/^Chat log saved/))
-    const [call] = api.callsTo('PUT /controlpanel/podclubs/:id/chatlog/')
+    const [call] = api.callsTo('updateChatlog')
     expect(call?.params.id).toBe('7')
     expect(call?.body).toEqual({ chatlog: text })
     expect(screen.getByLabelText('chat log')).toHaveValue('')
@@ -315,6 +311,6 @@ describe('control panel: edit a podclub and its chat log', () => {
     expect(screen.getByLabelText('chat log')).toHaveAccessibleDescription(
       'Paste the chat log or choose its file',
     )
-    expect(api.callsTo('PUT /controlpanel/podclubs/:id/chatlog/')).toHaveLength(0)
+    expect(api.callsTo('updateChatlog')).toHaveLength(0)
   })
 })

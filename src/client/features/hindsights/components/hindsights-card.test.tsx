@@ -43,7 +43,7 @@ describe('HindsightsCard', () => {
   it('disables the button while the post is on its way', async () => {
     let release: (r: MockReply) => void = () => {}
     mockApi({
-      'POST /podclub/:id/submit_hindsight/': () =>
+      submitHindsight: () =>
         new Promise<MockReply>((resolve) => {
           release = resolve
         }),
@@ -67,7 +67,7 @@ describe('HindsightsCard', () => {
 
   it("says 'Failed to submit hindsight' with the server's message and keeps the text", async () => {
     mockApi({
-      'POST /podclub/:id/submit_hindsight/': () =>
+      submitHindsight: () =>
         replyError(409, {
           detail: 'This podclub already has 20 hindsights',
           code: 'HINDSIGHT_LIMIT',

@@ -1,10 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { getRandomPastPodclubResponseSchema } from '#contract/podclubs'
-import { api } from '#client/lib/api-client'
+import { getRandomPastPodclubEndpoint } from '#contract/podclubs'
+import { callApi } from '#client/lib/api-client'
 
-/** GET /past_podclubs/random/: one completed podclub, or null before the first. */
+/** One completed podclub, or null before the first. */
 export function getRandomPastPodclub(signal?: AbortSignal) {
-  return api.get('/past_podclubs/random/', getRandomPastPodclubResponseSchema, { signal })
+  return callApi(getRandomPastPodclubEndpoint, { signal })
 }
 
 export function randomPastPodclubQueryOptions() {

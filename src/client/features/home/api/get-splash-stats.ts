@@ -1,10 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { getSplashResponseSchema } from '#contract/podclubs'
-import { api } from '#client/lib/api-client'
+import { getSplashStatsEndpoint } from '#contract/podclubs'
+import { callApi } from '#client/lib/api-client'
 
-/** GET /splash/: the stats card's numbers. */
+/** The stats card's numbers. */
 export function getSplashStats(signal?: AbortSignal) {
-  return api.get('/splash/', getSplashResponseSchema, { signal })
+  return callApi(getSplashStatsEndpoint, { signal })
 }
 
 export function splashStatsQueryOptions() {

@@ -1,12 +1,10 @@
 import { useMutation } from '@tanstack/react-query'
-import { createInviteResponseSchema, type CreateInviteBody } from '#contract/invites'
-import { api } from '#client/lib/api-client'
+import { sendInviteEndpoint, type CreateInviteBody } from '#contract/invites'
+import { callApi } from '#client/lib/api-client'
 
-/** POST /invite/: the home card leaves phone and podclubId empty (spec 1 §3). */
+/** The home card leaves phone and podclubId empty (spec 1 §3). */
 export function sendInvite(body: CreateInviteBody) {
-  return api.post('/invite/', createInviteResponseSchema, {
-    body: { phone: '', podclubId: '', ...body },
-  })
+  return callApi(sendInviteEndpoint, { body: { phone: '', podclubId: '', ...body } })
 }
 
 export function useSendInvite() {

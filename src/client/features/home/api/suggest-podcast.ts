@@ -1,10 +1,9 @@
 import { useMutation } from '@tanstack/react-query'
-import { createdSchema, type CreateSuggestionBody } from '#contract/suggestions'
-import { api } from '#client/lib/api-client'
+import { suggestPodcastEndpoint, type CreateSuggestionBody } from '#contract/suggestions'
+import { callApi } from '#client/lib/api-client'
 
-/** POST /suggest_podcast/ */
 export function suggestPodcast(body: CreateSuggestionBody) {
-  return api.post('/suggest_podcast/', createdSchema, { body })
+  return callApi(suggestPodcastEndpoint, { body })
 }
 
 export function useSuggestPodcast() {

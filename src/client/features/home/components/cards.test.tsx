@@ -43,7 +43,7 @@ describe('scrambled', () => {
 describe('StatsCard', () => {
   it("shows '---' until the numbers come", async () => {
     mockApi({
-      'GET /splash/': () =>
+      getSplashStats: () =>
         reply(getSplashResponseSchema, {
           data: { member_count: 1204, completed_podclub_count: 48, cities_count: 27 },
         }),
@@ -56,9 +56,9 @@ describe('StatsCard', () => {
   })
 
   it("keeps '---' silently when the call fails", async () => {
-    const api = mockApi({ 'GET /splash/': () => replyError(500) })
+    const api = mockApi({ getSplashStats: () => replyError(500) })
     withQueries(<StatsCard />)
-    await vi.waitFor(() => expect(api.callsTo('GET /splash/')).toHaveLength(1))
+    await vi.waitFor(() => expect(api.callsTo('getSplashStats')).toHaveLength(1))
     expect(screen.getAllByText('---')).toHaveLength(3)
   })
 })

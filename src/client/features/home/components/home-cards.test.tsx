@@ -91,7 +91,7 @@ describe('InviteCard', () => {
     const { api, user } = renderWithProviders({
       path: '/home',
       currentUser: member,
-      handlers: { 'POST /invite/': () => answer.promise },
+      handlers: { sendInvite: () => answer.promise },
     })
     await user.type(await screen.findByLabelText('Their e-mail'), ' friend@example.com ')
     await user.type(screen.getByLabelText('A note from you (optional)'), 'Come argue with us.')
@@ -102,7 +102,7 @@ describe('InviteCard', () => {
     answer.release(reply(createInviteResponseSchema, { data: { sent: true } }))
     await waitFor(() => expect(queryToasts()[0]).toHaveTextContent('Invitation Sent'))
     expect(queryToasts()[0]).toHaveTextContent('Successfully sent invite to friend@example.com')
-    expect(api.callsTo('POST /invite/')[0]?.body).toEqual({
+    expect(api.callsTo('sendInvite')[0]?.body).toEqual({
       phone: '',
       podclubId: '',
       email: 'friend@example.com',
@@ -117,7 +117,7 @@ describe('InviteCard', () => {
       path: '/home',
       currentUser: member,
       handlers: {
-        'POST /invite/': () => replyError(400, { email: ['Please enter a valid email address'] }),
+        sendInvite: () => replyError(400, { email: ['Please enter a valid email address'] }),
       },
     })
     await user.type(await screen.findByLabelText('Their e-mail'), 'friend@example.com')
@@ -134,7 +134,7 @@ describe('SuggestCard', () => {
     const { user } = renderWithProviders({
       path: '/home',
       currentUser: member,
-      handlers: { 'POST /suggest_podcast/': () => answer.promise },
+      handlers: { suggestPodcast: () => answer.promise },
     })
     const link = await screen.findByLabelText('Podcast episode link')
     await user.type(link, 'https://example.com/episode/9')
@@ -161,7 +161,7 @@ describe('SuggestCard', () => {
       path: '/home',
       currentUser: member,
       handlers: {
-        'POST /suggest_podcast/': () =>
+        suggestPodcast: () =>
           replyError(400, { podcastLink: ['Please enter a valid podcast episode URL'] }),
       },
     })
@@ -184,7 +184,7 @@ describe('ArchiveCard', () => {
     const { api, user } = renderWithProviders({
       path: '/home',
       handlers: {
-        'GET /past_podclubs/random/': () => {
+        getRandomPastPodclub: () => {
           calls += 1
           return calls === 1
             ? first.promise
@@ -215,13 +215,13 @@ describe('ArchiveCard', () => {
 
     await user.click(within(archive).getByRole('button', { name: '[ shuffle ]' }))
     expect(await within(archive).findByRole('heading', { name: 'Another One' })).toBeVisible()
-    expect(api.callsTo('GET /past_podclubs/random/')).toHaveLength(2)
+    expect(api.callsTo('getRandomPastPodclub')).toHaveLength(2)
   })
 
   it("says 'Failed to load archive' with the reason when the call fails", async () => {
     renderWithProviders({
       path: '/home',
-      handlers: { 'GET /past_podclubs/random/': () => replyError(500) },
+      handlers: { getRandomPastPodclub: () => replyError(500) },
     })
     const archive = await screen.findByRole('region', { name: 'From the archive' })
     expect(await within(archive).findByText('Failed to load archive')).toBeVisible()
@@ -279,7 +279,7 @@ describe('StatsCard', () => {
 
   it('swaps a hovered row’s label and lights a random row for 1 s every 4 s while none is hovered', async () => {
     mockApi({
-      'GET /splash/': () =>
+      getSplashStats: () =>
         reply(getSplashResponseSchema, {
           data: { member_count: 312, completed_podclub_count: 48, cities_count: 27 },
         }),

@@ -22,8 +22,8 @@ import {
 
 function handlers(podclubs: () => Podclub[]): Handlers {
   return {
-    'GET /all_upcoming_podclubs/': () => reply(listPodclubsResponseSchema, { data: podclubs() }),
-    'GET /config/': () =>
+    listUpcomingPodclubs: () => reply(listPodclubsResponseSchema, { data: podclubs() }),
+    getPublicConfig: () =>
       reply(getPublicConfigResponseSchema, {
         data: {
           ...testPublicConfig,
@@ -31,11 +31,11 @@ function handlers(podclubs: () => Podclub[]): Handlers {
           app_url: 'https://podclub.test',
         },
       }),
-    'GET /splash/': () =>
+    getSplashStats: () =>
       reply(getSplashResponseSchema, {
         data: { member_count: 312, completed_podclub_count: 48, cities_count: 27 },
       }),
-    'GET /past_podclubs/random/': () => reply(getRandomPastPodclubResponseSchema, { data: null }),
+    getRandomPastPodclub: () => reply(getRandomPastPodclubResponseSchema, { data: null }),
   }
 }
 
@@ -64,7 +64,7 @@ describe('the home feed', () => {
       path: '/home',
       handlers: {
         ...handlers(() => [podclubFixture()]),
-        'GET /all_upcoming_podclubs/': () =>
+        listUpcomingPodclubs: () =>
           fail
             ? replyError(500, { detail: 'boom' })
             : reply(listPodclubsResponseSchema, {
@@ -77,7 +77,7 @@ describe('the home feed', () => {
     fail = false
     await user.click(within(alert).getByRole('button', { name: 'Try Again' }))
     expect(await screen.findByRole('heading', { name: 'Back' })).toBeVisible()
-    expect(api.callsTo('GET /all_upcoming_podclubs/').length).toBeGreaterThanOrEqual(2)
+    expect(api.callsTo('listUpcomingPodclubs').length).toBeGreaterThanOrEqual(2)
   })
 
   it('registers a member, says so, and reloads the feed with the new seat count', async () => {
@@ -87,7 +87,7 @@ describe('the home feed', () => {
       currentUser: member,
       handlers: {
         ...handlers(() => [podclub]),
-        'POST /register/:id/': () => {
+        toggleRegistration: () => {
           podclub = {
             ...podclub,
             seats_left: 2,
@@ -105,7 +105,7 @@ describe('the home feed', () => {
     await waitFor(() => expect(card).toHaveTextContent('2 seats left'))
     expect(card).toHaveTextContent("You're registered, see you there!")
     expect(queryToasts()[0]).toHaveTextContent('Successfully registered for the podclub')
-    expect(api.callsTo('POST /register/:id/')).toHaveLength(1)
+    expect(api.callsTo('toggleRegistration')).toHaveLength(1)
   })
 
   it('shows the server message when registering fails', async () => {
@@ -115,7 +115,7 @@ describe('the home feed', () => {
       currentUser: member,
       handlers: {
         ...handlers(() => [podclub]),
-        'POST /register/:id/': () =>
+        toggleRegistration: () =>
           replyError(409, { detail: 'No seats left', code: 'NO_SEATS_LEFT' }),
       },
     })
@@ -131,7 +131,7 @@ describe('the home feed', () => {
       currentUser: member,
       handlers: {
         ...handlers(() => []),
-        'POST /suggest_podcast/': () => reply(createdSchema, { data: { id: 1 } }, 201),
+        suggestPodcast: () => reply(createdSchema, { data: { id: 1 } }, 201),
       },
     })
     const link = await screen.findByLabelText('Podcast episode link')
@@ -141,7 +141,7 @@ describe('the home feed', () => {
     await user.type(link, 'https://example.com/episode/9')
     await user.click(screen.getByRole('button', { name: '[ suggest ]' }))
     await waitFor(() => expect(queryToasts()[0]).toHaveTextContent('Podcast Suggested!'))
-    expect(api.callsTo('POST /suggest_podcast/')[0]?.body).toEqual({
+    expect(api.callsTo('suggestPodcast')[0]?.body).toEqual({
       podcastLink: 'https://example.com/episode/9',
       reason: '',
     })
@@ -154,13 +154,13 @@ describe('the home feed', () => {
       currentUser: member,
       handlers: {
         ...handlers(() => []),
-        'POST /invite/': () => reply(createInviteResponseSchema, { data: { sent: true } }),
+        sendInvite: () => reply(createInviteResponseSchema, { data: { sent: true } }),
       },
     })
     await user.type(await screen.findByLabelText('Their e-mail'), 'friend@example.com')
     await user.click(screen.getByRole('button', { name: '[ send invite ]' }))
-    await waitFor(() => expect(api.callsTo('POST /invite/')).toHaveLength(1))
-    const body = api.callsTo('POST /invite/')[0]?.body as Record<string, unknown>
+    await waitFor(() => expect(api.callsTo('sendInvite')).toHaveLength(1))
+    const body = api.callsTo('sendInvite')[0]?.body as Record<string, unknown>
     expect(body.email).toBe('friend@example.com')
     expect('note' in body).toBe(false)
   })

@@ -1,10 +1,9 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { getPodclubDetailResponseSchema } from '#contract/podclub-detail'
-import { api } from '#client/lib/api-client'
+import { getPodclubDetailEndpoint } from '#contract/podclub-detail'
+import { callApi } from '#client/lib/api-client'
 
-/** GET /podclubs/:id/ */
 export function getPodclubDetail(id: string, signal?: AbortSignal) {
-  return api.get(`/podclubs/${encodeURIComponent(id)}/`, getPodclubDetailResponseSchema, { signal })
+  return callApi(getPodclubDetailEndpoint, { params: { podclubId: id }, signal })
 }
 
 export function podclubDetailQueryOptions(id: string) {

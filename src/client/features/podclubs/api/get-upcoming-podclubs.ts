@@ -1,12 +1,12 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { listPodclubsResponseSchema } from '#contract/podclubs'
-import { api } from '#client/lib/api-client'
+import { listUpcomingPodclubsEndpoint } from '#contract/podclubs'
+import { callApi } from '#client/lib/api-client'
 
 export const PODCLUBS_SCOPE = 'podclubs'
 
-/** GET /all_upcoming_podclubs/: the same list for everyone, soonest first. */
+/** The same list for everyone, soonest first. */
 export function getUpcomingPodclubs(signal?: AbortSignal) {
-  return api.get('/all_upcoming_podclubs/', listPodclubsResponseSchema, { signal })
+  return callApi(listUpcomingPodclubsEndpoint, { signal })
 }
 
 export function upcomingPodclubsQueryOptions() {

@@ -1,15 +1,16 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { IDEMPOTENCY_KEY_HEADER, registrationStateResponseSchema } from '#contract/podclubs'
-import { api } from '#client/lib/api-client'
+import { IDEMPOTENCY_KEY_HEADER, toggleRegistrationEndpoint } from '#contract/podclubs'
+import { callApi } from '#client/lib/api-client'
 import { retryUnansweredWrite } from '#client/lib/idempotency-key'
 import { PODCLUBS_SCOPE } from './get-upcoming-podclubs'
 
 /** One click on a seat button: the podclub, and the key that makes its retries safe. */
 export type ToggleSeatVariables = { podclubId: number; idempotencyKey: string }
 
-/** POST /register/:id/ takes a seat, or gives it back when the member holds one. */
+/** Takes a seat, or gives it back when the member holds one. */
 export function toggleRegistration({ podclubId, idempotencyKey }: ToggleSeatVariables) {
-  return api.post(`/register/${podclubId}/`, registrationStateResponseSchema, {
+  return callApi(toggleRegistrationEndpoint, {
+    params: { podclubId },
     headers: { [IDEMPOTENCY_KEY_HEADER]: idempotencyKey },
   })
 }

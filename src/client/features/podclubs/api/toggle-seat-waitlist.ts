@@ -1,16 +1,17 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { IDEMPOTENCY_KEY_HEADER, seatWaitlistStateResponseSchema } from '#contract/podclubs'
-import { api } from '#client/lib/api-client'
+import { IDEMPOTENCY_KEY_HEADER, toggleSeatWaitlistEndpoint } from '#contract/podclubs'
+import { callApi } from '#client/lib/api-client'
 import { retryUnansweredWrite } from '#client/lib/idempotency-key'
 import { PODCLUBS_SCOPE } from './get-upcoming-podclubs'
 import type { ToggleSeatVariables } from './toggle-registration'
 
 /**
- * POST /podclubs/:id/seat_waitlist/ joins a full podclub's seat waitlist, or leaves it when the
- * member is already in line. Not the club's invite waitlist at /waitlist.
+ * Joins a full podclub's seat waitlist, or leaves it when the member is already in line. Not the
+ * club's invite waitlist at /waitlist.
  */
 export function toggleSeatWaitlist({ podclubId, idempotencyKey }: ToggleSeatVariables) {
-  return api.post(`/podclubs/${podclubId}/seat_waitlist/`, seatWaitlistStateResponseSchema, {
+  return callApi(toggleSeatWaitlistEndpoint, {
+    params: { podclubId },
     headers: { [IDEMPOTENCY_KEY_HEADER]: idempotencyKey },
   })
 }

@@ -26,8 +26,8 @@ describe('the seat waitlist on the home feed', () => {
       path: '/home',
       currentUser: member,
       handlers: {
-        'GET /all_upcoming_podclubs/': () => reply(listPodclubsResponseSchema, { data: [podclub] }),
-        'POST /podclubs/:id/seat_waitlist/': () => {
+        listUpcomingPodclubs: () => reply(listPodclubsResponseSchema, { data: [podclub] }),
+        toggleSeatWaitlist: () => {
           const isLeaving = podclub.seat_waitlist.waiting.includes(member.username)
           const waiting = isLeaving
             ? podclub.seat_waitlist.waiting.filter((u) => u !== member.username)
@@ -47,7 +47,7 @@ describe('the seat waitlist on the home feed', () => {
     expect(await within(card).findByText('#2 on the seat waitlist.')).toBeVisible()
     expect(queryToasts()[0]).toHaveTextContent('Joined the seat waitlist')
     expect(queryToasts()[0]).toHaveTextContent("You're #2 in line for a freed seat.")
-    expect(api.callsTo('POST /podclubs/:id/seat_waitlist/')[0]?.path).toBe(
+    expect(api.callsTo('toggleSeatWaitlist')[0]?.path).toBe(
       `/podclubs/${podclub.id}/seat_waitlist/`,
     )
 
@@ -64,8 +64,8 @@ describe('the seat waitlist on the home feed', () => {
       path: '/home',
       currentUser: member,
       handlers: {
-        'GET /all_upcoming_podclubs/': () => reply(listPodclubsResponseSchema, { data: [podclub] }),
-        'POST /podclubs/:id/seat_waitlist/': () =>
+        listUpcomingPodclubs: () => reply(listPodclubsResponseSchema, { data: [podclub] }),
+        toggleSeatWaitlist: () =>
           new Promise((resolve) => {
             answer = resolve
           }),
@@ -86,8 +86,8 @@ describe('the seat waitlist on the home feed', () => {
       path: '/home',
       currentUser: member,
       handlers: {
-        'GET /all_upcoming_podclubs/': () => reply(listPodclubsResponseSchema, { data: [podclub] }),
-        'POST /podclubs/:id/seat_waitlist/': () =>
+        listUpcomingPodclubs: () => reply(listPodclubsResponseSchema, { data: [podclub] }),
+        toggleSeatWaitlist: () =>
           replyError(409, {
             detail: 'A seat is free: register for it instead of joining the seat waitlist.',
           }),
@@ -109,9 +109,8 @@ describe('the seat waitlist on the home feed', () => {
       path: '/home',
       currentUser: member,
       handlers: {
-        'GET /all_upcoming_podclubs/': () => reply(listPodclubsResponseSchema, { data: [podclub] }),
-        'POST /podclubs/:id/seat_waitlist/': () =>
-          replyError(409, { detail: 'This podclub has already started.' }),
+        listUpcomingPodclubs: () => reply(listPodclubsResponseSchema, { data: [podclub] }),
+        toggleSeatWaitlist: () => replyError(409, { detail: 'This podclub has already started.' }),
       },
     })
     const card = await screen.findByRole('article', { name: podclub.episode_title })
@@ -131,8 +130,8 @@ describe('seat clicks and their Idempotency-Key', () => {
       path: '/home',
       currentUser: member,
       handlers: {
-        'GET /all_upcoming_podclubs/': () => reply(listPodclubsResponseSchema, { data: [podclub] }),
-        'POST /register/:id/': () => {
+        listUpcomingPodclubs: () => reply(listPodclubsResponseSchema, { data: [podclub] }),
+        toggleRegistration: () => {
           calls += 1
           // The first try of the first click is lost on its way back; then the server answers.
           if (calls === 1) return { kind: 'network-error' }
@@ -156,7 +155,7 @@ describe('seat clicks and their Idempotency-Key', () => {
     await user.click(await within(card).findByRole('button', { name: '[ cancel ]' }))
     await waitFor(() => expect(calls).toBe(3))
 
-    const keys = api.callsTo('POST /register/:id/').map((c) => c.headers.get('Idempotency-Key'))
+    const keys = api.callsTo('toggleRegistration').map((c) => c.headers.get('Idempotency-Key'))
     expect(keys).toHaveLength(3)
     expect(keys[0]).toMatch(/^[0-9a-f]{32}$/)
     // The retry of the first click carried its key; the second click a new one.

@@ -1,4 +1,4 @@
-import { linkPaths } from '#contract/links'
+import { linkPaths } from '#contract/pages'
 import type { Podclub } from '#contract/podclubs'
 
 /**

@@ -1,13 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { createPollVoteResponseSchema, type CreatePollVoteBody } from '#contract/polls'
-import { api } from '#client/lib/api-client'
+import { castVoteEndpoint, type CreatePollVoteBody } from '#contract/polls'
+import { callApi } from '#client/lib/api-client'
 import { pollQueryKey, pollQueryOptions } from './get-poll'
 
-/** POST /polls/:id/cast/ answers the poll as it stands after the vote. */
+/** Answers the poll as it stands after the vote. */
 export function castVote(pollId: string, body: CreatePollVoteBody) {
-  return api.post(`/polls/${encodeURIComponent(pollId)}/cast/`, createPollVoteResponseSchema, {
-    body,
-  })
+  return callApi(castVoteEndpoint, { params: { pollId }, body })
 }
 
 export function useCastVote(pollId: string) {

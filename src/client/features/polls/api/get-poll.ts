@@ -1,15 +1,12 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { getPollResponseSchema } from '#contract/polls'
-import { api } from '#client/lib/api-client'
+import { getPollEndpoint, getPollWithCodeEndpoint } from '#contract/polls'
+import { callApi } from '#client/lib/api-client'
 
-const pollPath = (pollId: string, voteCode?: string) =>
-  voteCode
-    ? `/polls/${encodeURIComponent(pollId)}/${encodeURIComponent(voteCode)}/`
-    : `/polls/${encodeURIComponent(pollId)}/`
-
-/** GET /polls/:id/ or, with a code, /polls/:id/:code/ (which also says whether it can vote). */
+/** The poll; with a code, also whether that code can vote in it. */
 export function getPoll(pollId: string, voteCode?: string, signal?: AbortSignal) {
-  return api.get(pollPath(pollId, voteCode), getPollResponseSchema, { signal })
+  return voteCode
+    ? callApi(getPollWithCodeEndpoint, { params: { pollId, voteCode }, signal })
+    : callApi(getPollEndpoint, { params: { pollId }, signal })
 }
 
 export const pollQueryKey = (pollId: string) => ['polls', pollId] as const

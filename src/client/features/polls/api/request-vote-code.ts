@@ -1,12 +1,10 @@
 import { useMutation } from '@tanstack/react-query'
-import { createPollInviteResponseSchema, type CreatePollInviteBody } from '#contract/polls'
-import { api } from '#client/lib/api-client'
+import { requestVoteCodeEndpoint, type CreatePollInviteBody } from '#contract/polls'
+import { callApi } from '#client/lib/api-client'
 
-/** POST /polls/:id/invite/: mails a vote code to the address. */
+/** Mails a vote code to the address. */
 export function requestVoteCode(pollId: string, body: CreatePollInviteBody) {
-  return api.post(`/polls/${encodeURIComponent(pollId)}/invite/`, createPollInviteResponseSchema, {
-    body,
-  })
+  return callApi(requestVoteCodeEndpoint, { params: { pollId }, body })
 }
 
 export function useRequestVoteCode(pollId: string) {

@@ -41,9 +41,8 @@ function pollOf(overrides: Partial<Poll> = {}): Poll {
 }
 
 const pollHandlers = (poll: Poll, extra: Handlers = {}): Handlers => ({
-  'GET /polls/:pollId/': () =>
-    reply(getPollResponseSchema, { data: { ...poll, vote_code_valid: null } }),
-  'GET /polls/:pollId/:voteCode/': () => reply(getPollResponseSchema, { data: poll }),
+  getPoll: () => reply(getPollResponseSchema, { data: { ...poll, vote_code_valid: null } }),
+  getPollWithCode: () => reply(getPollResponseSchema, { data: poll }),
   ...extra,
 })
 
@@ -82,7 +81,7 @@ describe('poll window', () => {
     expect(screen.getByRole('heading', { name: '#voteordie' })).toBeInTheDocument()
     expect(screen.getByText('Voting is open')).toBeInTheDocument()
     expect(screen.getByText('Dec 1, 2026, 12:00 PM EST')).toBeInTheDocument()
-    expect(api.callsTo('GET /polls/:pollId/')).toHaveLength(1)
+    expect(api.callsTo('getPoll')).toHaveLength(1)
   })
 
   it('shows Winner on the top option of an expired poll with votes, and no #voteordie card', async () => {
@@ -152,13 +151,13 @@ describe('poll window', () => {
   it('votes with a valid code, celebrates, hides the Vote buttons and keeps that across a reload', async () => {
     let voted = false
     const handlers = pollHandlers(pollOf({ vote_code_valid: true }), {
-      'GET /polls/:pollId/:voteCode/': () =>
+      getPollWithCode: () =>
         reply(getPollResponseSchema, {
           data: voted
             ? pollOf({ vote_code_valid: false, vote_code_error: 'This code has already been used' })
             : pollOf({ vote_code_valid: true }),
         }),
-      'POST /polls/:pollId/cast/': () => {
+      castVote: () => {
         voted = true
         return reply(getPollResponseSchema, {
           data: pollOf({
@@ -175,7 +174,7 @@ describe('poll window', () => {
 
     await first.user.click(screen.getByRole('button', { name: '[ vote ] for Episode 1' }))
     await waitFor(() => expect(voteButtons()).toHaveLength(0))
-    expect(first.api.callsTo('POST /polls/:pollId/cast/')[0]?.body).toEqual({
+    expect(first.api.callsTo('castVote')[0]?.body).toEqual({
       voteCode: CODE,
       optionId: 1,
     })
@@ -216,8 +215,7 @@ describe('poll window', () => {
     const { user } = renderWithProviders({
       path: `/polls/7/${CODE}`,
       handlers: pollHandlers(pollOf({ vote_code_valid: true }), {
-        'POST /polls/:pollId/cast/': () =>
-          reply(getPollResponseSchema, { data: pollOf({ vote_code_valid: false }) }),
+        castVote: () => reply(getPollResponseSchema, { data: pollOf({ vote_code_valid: false }) }),
       }),
     })
     await findScreenTitle('Deep dive for December')
@@ -230,8 +228,7 @@ describe('poll window', () => {
     const { user } = renderWithProviders({
       path: `/polls/7/${CODE}`,
       handlers: pollHandlers(pollOf({ vote_code_valid: true }), {
-        'POST /polls/:pollId/cast/': () =>
-          replyError(409, { detail: 'This poll has expired', code: 'CONFLICT' }),
+        castVote: () => replyError(409, { detail: 'This poll has expired', code: 'CONFLICT' }),
       }),
     })
     await findScreenTitle('Deep dive for December')
@@ -246,7 +243,7 @@ describe('poll window', () => {
     const { user } = renderWithProviders({
       path: '/polls/7',
       handlers: {
-        'GET /polls/:pollId/': () =>
+        getPoll: () =>
           fail
             ? replyError(404, { detail: 'Poll not found', code: 'NOT_FOUND' })
             : reply(getPollResponseSchema, { data: pollOf() }),
@@ -278,8 +275,7 @@ describe('#voteordie card', () => {
     const { user, api } = renderWithProviders({
       path: '/polls/7',
       handlers: pollHandlers(pollOf(), {
-        'POST /polls/:pollId/invite/': () =>
-          reply(createPollInviteResponseSchema, { data: { ok: true } }),
+        requestVoteCode: () => reply(createPollInviteResponseSchema, { data: { ok: true } }),
       }),
     })
     await findScreenTitle('Deep dive for December')
@@ -287,13 +283,13 @@ describe('#voteordie card', () => {
     await user.type(email, 'not-an-address')
     await user.click(screen.getByRole('button', { name: '[ send my code ]' }))
     expect(email).toHaveAccessibleDescription('Please enter a valid email address')
-    expect(api.callsTo('POST /polls/:pollId/invite/')).toHaveLength(0)
+    expect(api.callsTo('requestVoteCode')).toHaveLength(0)
 
     await user.clear(email)
     await user.type(email, 'ada@example.com')
     await user.click(screen.getByRole('button', { name: '[ send my code ]' }))
     await screen.findByText('Code sent successfully!')
-    expect(api.callsTo('POST /polls/:pollId/invite/')[0]?.body).toEqual({
+    expect(api.callsTo('requestVoteCode')[0]?.body).toEqual({
       email: 'ada@example.com',
     })
     await waitFor(
@@ -308,7 +304,7 @@ describe('#voteordie card', () => {
     const { user } = renderWithProviders({
       path: '/polls/7',
       handlers: pollHandlers(pollOf(), {
-        'POST /polls/:pollId/invite/': () =>
+        requestVoteCode: () =>
           replyError(429, {
             detail: 'Too many attempts. Please try again in 30 minutes.',
             code: 'RATE_LIMITED',

@@ -1,10 +1,9 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { getProfileResponseSchema } from '#contract/profile'
-import { api } from '#client/lib/api-client'
+import { getProfileEndpoint } from '#contract/profile'
+import { callApi } from '#client/lib/api-client'
 
-/** GET /profile/ */
 export function getProfile(signal?: AbortSignal) {
-  return api.get('/profile/', getProfileResponseSchema, { signal })
+  return callApi(getProfileEndpoint, { signal })
 }
 
 export function profileQueryOptions() {

@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { resetCalendarLinkResponseSchema } from '#contract/profile'
-import { api } from '#client/lib/api-client'
+import { resetCalendarLinkEndpoint } from '#contract/profile'
+import { callApi } from '#client/lib/api-client'
 import { profileQueryOptions } from './get-profile'
 
-/** POST /profile/calendar_link/ makes a new secret calendar feed URL; the old one answers 404. */
+/** Makes a new secret calendar feed URL; the old one answers 404. */
 export function resetCalendarLink() {
-  return api.post('/profile/calendar_link/', resetCalendarLinkResponseSchema)
+  return callApi(resetCalendarLinkEndpoint)
 }
 
 /** Resets the link and puts the new one into the profile on screen at once. */

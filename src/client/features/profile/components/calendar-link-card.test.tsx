@@ -36,7 +36,7 @@ async function openProfile(handlers: Handlers = {}) {
     path: '/profile',
     currentUser: member,
     handlers: {
-      'GET /profile/': () => reply(getProfileResponseSchema, { data: profile() }),
+      getProfile: () => reply(getProfileResponseSchema, { data: profile() }),
       ...handlers,
     },
   })
@@ -90,7 +90,7 @@ describe("the profile's calendar section", () => {
   it('resets the link: busy while it goes, then the new link and the warning', async () => {
     let answer: (value: ReturnType<typeof reply>) => void = () => {}
     const { section, link, user, api } = await openProfile({
-      'POST /profile/calendar_link/': () =>
+      resetCalendarLink: () =>
         new Promise((resolve) => {
           answer = resolve
         }),
@@ -104,12 +104,12 @@ describe("the profile's calendar section", () => {
     expect(reset).toBeEnabled()
     expect(queryToasts()[0]).toHaveTextContent('Calendar link reset')
     expect(queryToasts()[0]).toHaveTextContent('The old link no longer works.')
-    expect(api.callsTo('POST /profile/calendar_link/')).toHaveLength(1)
+    expect(api.callsTo('resetCalendarLink')).toHaveLength(1)
   })
 
   it('keeps the old link and says why when the reset fails', async () => {
     const { section, link, user } = await openProfile({
-      'POST /profile/calendar_link/': () =>
+      resetCalendarLink: () =>
         replyError(429, { detail: 'Too many requests. Please try again later.' }),
     })
     await user.click(within(section).getByRole('button', { name: 'reset link' }))

@@ -1,10 +1,9 @@
 import { useMutation } from '@tanstack/react-query'
-import { createProposalResponseSchema, type CreateProposalBody } from '#contract/proposals'
-import { api } from '#client/lib/api-client'
+import { createProposalEndpoint, type CreateProposalBody } from '#contract/proposals'
+import { callApi } from '#client/lib/api-client'
 
-/** POST /propose/ */
 export function createProposal(body: CreateProposalBody) {
-  return api.post('/propose/', createProposalResponseSchema, { body })
+  return callApi(createProposalEndpoint, { body })
 }
 
 export function useCreateProposal() {

@@ -1,10 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { getProposalSuggestionsResponseSchema } from '#contract/proposals'
-import { api } from '#client/lib/api-client'
+import { getProposalSuggestionsEndpoint } from '#contract/proposals'
+import { callApi } from '#client/lib/api-client'
 
-/** GET /podcasts/: podcast names and keywords the wizard's lists suggest. */
+/** Podcast names and keywords the wizard's lists suggest. */
 export function getProposalSuggestions(signal?: AbortSignal) {
-  return api.get('/podcasts/', getProposalSuggestionsResponseSchema, { signal })
+  return callApi(getProposalSuggestionsEndpoint, { signal })
 }
 
 export function proposalSuggestionsQueryOptions() {

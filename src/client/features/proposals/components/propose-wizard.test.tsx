@@ -45,7 +45,7 @@ describe('the propose wizard', () => {
     const { user, router } = renderWithProviders({
       path: '/propose',
       currentUser: member,
-      handlers: { 'GET /podcasts/': suggestions },
+      handlers: { getProposalSuggestions: suggestions },
     })
     await findScreenTitle('propose a podclub')
     expect(screen.getByText('Step 1 of 4')).toBeInTheDocument()
@@ -84,7 +84,7 @@ describe('the propose wizard', () => {
     renderWithProviders({
       path: '/propose?step=3',
       currentUser: member,
-      handlers: { 'GET /podcasts/': suggestions },
+      handlers: { getProposalSuggestions: suggestions },
     })
     expect(await screen.findByLabelText('episode description')).toHaveValue(
       'kept across the reload',
@@ -96,7 +96,7 @@ describe('the propose wizard', () => {
     renderWithProviders({
       path: '/propose',
       currentUser: member,
-      handlers: { 'GET /podcasts/': () => replyError(500) },
+      handlers: { getProposalSuggestions: () => replyError(500) },
     })
     await waitFor(() => expect(queryToasts()[0]).toHaveTextContent('Failed to load suggestions'))
     expect(queryToasts()[0]).toHaveTextContent('Error')
@@ -108,8 +108,8 @@ describe('the propose wizard', () => {
       path: '/propose?step=4',
       currentUser: member,
       handlers: {
-        'GET /podcasts/': suggestions,
-        'POST /propose/': () =>
+        getProposalSuggestions: suggestions,
+        createProposal: () =>
           reply(createProposalResponseSchema, { data: podclubFixture({ id: 99 }) }, 201),
       },
     })
@@ -117,7 +117,7 @@ describe('the propose wizard', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/home'))
     expect(queryToasts()[0]).toHaveTextContent('Success!')
     expect(queryToasts()[0]).toHaveTextContent('Your podcast episode has been submitted.')
-    expect(api.callsTo('POST /propose/')[0]?.body).toEqual({
+    expect(api.callsTo('createProposal')[0]?.body).toEqual({
       title: 'The Persuaders',
       podcastName: 'On the Media',
       number: '',
@@ -141,8 +141,8 @@ describe('the propose wizard', () => {
       path: '/propose?step=4',
       currentUser: member,
       handlers: {
-        'GET /podcasts/': suggestions,
-        'POST /propose/': () =>
+        getProposalSuggestions: suggestions,
+        createProposal: () =>
           replyError(400, { scheduledStart: ['Date must be at least one month from today'] }),
       },
     })
@@ -159,7 +159,7 @@ describe('the propose wizard', () => {
     const { api, user, router } = renderWithProviders({
       path: '/propose?step=4',
       currentUser: member,
-      handlers: { 'GET /podcasts/': suggestions },
+      handlers: { getProposalSuggestions: suggestions },
     })
     await user.click(await screen.findByRole('button', { name: 'Submit' }))
     await waitFor(() => expect(queryToasts()[0]).toHaveTextContent('Validation Error'))
@@ -168,14 +168,14 @@ describe('the propose wizard', () => {
     expect(await screen.findByLabelText('keyword 2')).toHaveAccessibleDescription(
       'Second keyword is required',
     )
-    expect(api.callsTo('POST /propose/')).toHaveLength(0)
+    expect(api.callsTo('createProposal')).toHaveLength(0)
   })
 
   it('offers half hours from a default of 14:00, Zoom or the NYC office, and the hint', async () => {
     renderWithProviders({
       path: '/propose?step=4',
       currentUser: member,
-      handlers: { 'GET /podcasts/': suggestions },
+      handlers: { getProposalSuggestions: suggestions },
     })
     expect(await screen.findByRole('heading', { name: 'Schedule the discussion' })).toBeVisible()
     const time = screen.getByLabelText('time (ET)')

@@ -1,11 +1,9 @@
 import { useMutation } from '@tanstack/react-query'
-import type { CreateWaitlistEntryBody } from '#contract/accounts'
-import { okSchema } from '#contract/common'
-import { api } from '#client/lib/api-client'
+import { joinWaitlistEndpoint, type CreateWaitlistEntryBody } from '#contract/accounts'
+import { callApi } from '#client/lib/api-client'
 
-/** POST /waitlist/ */
 export function joinWaitlist(body: CreateWaitlistEntryBody) {
-  return api.post('/waitlist/', okSchema, { body })
+  return callApi(joinWaitlistEndpoint, { body })
 }
 
 export function useJoinWaitlist() {

@@ -8,7 +8,7 @@ describe('waitlist', () => {
   it('needs a valid address, sends all three answers, thanks the visitor and goes to /', async () => {
     const { user, api, router } = renderWithProviders({
       path: '/waitlist',
-      handlers: { 'POST /waitlist/': () => reply(okSchema, { data: { ok: true } }) },
+      handlers: { joinWaitlist: () => reply(okSchema, { data: { ok: true } }) },
     })
     await findScreenTitle('waitlist')
     const join = screen.getByRole('button', { name: '[ join the waitlist ]' })
@@ -17,14 +17,14 @@ describe('waitlist', () => {
     expect(screen.getByLabelText('email')).toHaveAccessibleDescription(
       'Please enter a valid email address',
     )
-    expect(api.callsTo('POST /waitlist/')).toHaveLength(0)
+    expect(api.callsTo('joinWaitlist')).toHaveLength(0)
 
     await user.clear(screen.getByLabelText('email'))
     await user.type(screen.getByLabelText('email'), 'listener@example.com')
     await user.type(screen.getByLabelText(/how did you hear/), 'a friend')
     await user.click(join)
     await waitFor(() => expect(router.state.location.pathname).toBe('/'))
-    expect(api.callsTo('POST /waitlist/')[0]?.body).toEqual({
+    expect(api.callsTo('joinWaitlist')[0]?.body).toEqual({
       email: 'listener@example.com',
       how: 'a friend',
       favoritePodcast: '',
@@ -35,7 +35,7 @@ describe('waitlist', () => {
   it("says 'Error!' and 'Failed to join the waitlist. ' with the message", async () => {
     const { user, router } = renderWithProviders({
       path: '/waitlist',
-      handlers: { 'POST /waitlist/': () => replyError(500) },
+      handlers: { joinWaitlist: () => replyError(500) },
     })
     await findScreenTitle('waitlist')
     await user.type(screen.getByLabelText('email'), 'listener@example.com')
