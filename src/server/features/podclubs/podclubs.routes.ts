@@ -1,4 +1,4 @@
-import { and, eq, exists, ne, or } from 'drizzle-orm'
+import { ne } from 'drizzle-orm'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import {
   getRandomPastPodclubResponseSchema,
@@ -6,14 +6,14 @@ import {
   listPodclubsResponseSchema,
 } from '#contract/podclubs'
 import type { AppDeps } from '../../deps'
-import { podclubs, registrations } from '../../db/schema/index'
-import { createFeedCache, isPglite } from './podclubs.feed-cache'
+import { podclubs } from '../../db/schema/index'
+import { createFeedCache } from './podclubs.feed-cache'
 import { readPastPodclubs } from './podclubs.past'
-import { readPodclubs } from './podclubs.queries'
+import { readMemberUpcomingPodclubs, readPodclubs } from './podclubs.queries'
 
 export const podclubRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
   const tags = ['podclubs']
-  const feed = createFeedCache(deps.db, { singleProcess: isPglite(deps.db) })
+  const feed = createFeedCache(deps.db)
 
   app.get(
     '/all_upcoming_podclubs/',
@@ -59,20 +59,7 @@ export const podclubRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (ap
         response: { 200: listPodclubsResponseSchema },
       },
     },
-    async (request) => {
-      const me = request.member.id
-      const holdsSeat = exists(
-        deps.db
-          .select({ one: registrations.id })
-          .from(registrations)
-          .where(and(eq(registrations.podclubId, podclubs.id), eq(registrations.userId, me))),
-      )
-      const where = and(
-        eq(podclubs.status, 'upcoming'),
-        or(eq(podclubs.podmeisterId, me), holdsSeat),
-      )
-      return { data: await readPodclubs(deps.db, where) }
-    },
+    async (request) => ({ data: await readMemberUpcomingPodclubs(deps.db, request.member.id) }),
   )
 
   app.get(
