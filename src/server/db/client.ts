@@ -9,6 +9,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
 import pg from 'pg'
 import { DataDirInUseError, type LockKind, lockDataDir } from './data-dir-lock'
+import { countPgliteWrites } from './pglite-writes'
 import * as schema from './schema/index'
 
 export { schema, DataDirInUseError }
@@ -95,6 +96,7 @@ export async function openPglite(
     try {
       const db = drizzlePglite(client, { schema }) as unknown as Db
       await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder })
+      countPgliteWrites(client)
       return {
         db,
         engine: 'pglite',
@@ -121,6 +123,7 @@ export async function openMemoryPglite(loadDataDir?: Blob): Promise<Database & {
   const client = await PGlite.create(loadDataDir ? { loadDataDir } : {})
   const db = drizzlePglite(client, { schema }) as unknown as Db
   if (!loadDataDir) await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder })
+  countPgliteWrites(client)
   return { db, client, engine: 'pglite', close: () => client.close() }
 }
 
