@@ -38,6 +38,19 @@ const EMPTY_PANEL: ControlPanel = {
   feedback: [],
 }
 
+/** The columns of the upcoming table (spec 2, Control panel), also those of recently completed. */
+const SPEC_COLUMNS = [
+  'ID',
+  'Title',
+  'Location',
+  'Podmeister',
+  'Date & Time',
+  '1 Week Notice',
+  '1 Day Notice',
+  '10 Min Notice',
+  'Complete',
+]
+
 function panelOf(overrides: Partial<ControlPanel> = {}): ControlPanel {
   return { ...EMPTY_PANEL, all_podclubs: [podclub], ...overrides }
 }
@@ -79,17 +92,7 @@ describe('control panel: upcoming podclubs', () => {
     const headers = within(table)
       .getAllByRole('columnheader')
       .map((h) => h.textContent)
-    expect(headers).toEqual([
-      'ID',
-      'Title',
-      'Location',
-      'Podmeister',
-      'Date & Time',
-      '1 Week Notice',
-      '1 Day Notice',
-      '10 Min Notice',
-      'Complete',
-    ])
+    expect(headers).toEqual(SPEC_COLUMNS)
     const [, row] = within(table).getAllByRole('row')
     const cells = within(row!).getAllByRole('cell')
     expect(cells.map((c) => c.textContent)).toEqual([
@@ -202,17 +205,7 @@ describe('control panel: upcoming podclubs', () => {
       within(table)
         .getAllByRole('columnheader')
         .map((h) => h.textContent),
-    ).toEqual([
-      'ID',
-      'Title',
-      'Location',
-      'Podmeister',
-      'Date & Time',
-      '1 Week Notice',
-      '1 Day Notice',
-      '10 Min Notice',
-      'Complete',
-    ])
+    ).toEqual(SPEC_COLUMNS)
     const [, row] = within(table).getAllByRole('row')
     expect(
       within(row!)
