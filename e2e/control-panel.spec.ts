@@ -161,14 +161,49 @@ test.describe('control panel with podclubs', () => {
     await checkBothWidths(page, 'demo')
     await page.setViewportSize({ width: 1280, height: 900 })
 
-    // Mark Complete, then a green check.
-    const done = rowOf(page, 'The Last Search Result')
+    // Mark Complete asks first, and a podclub months ahead cannot be completed.
+    const title = 'The Last Search Result'
+    const done = rowOf(page, title)
+    const confirm = page.getByRole('alertdialog', { name: 'Mark this podclub complete?' })
     await done.getByRole('button', { name: 'Mark Complete' }).click()
+    await expect(confirm).toContainText(title)
+    for (const width of [375, 1280]) {
+      await page.setViewportSize({ width, height: 900 })
+      await expectNoAxeViolations(page)
+      await page.screenshot({ path: `/tmp/control-panel-complete-dialog-${width}.png` })
+    }
+    await confirm.getByRole('button', { name: 'Yes, Mark Complete' }).click()
+    await expect(
+      page.getByRole('status').filter({ hasText: 'Failed to complete podclub' }),
+    ).toContainText(/This podclub has not started yet: it can be completed from \w+day, /)
+    await expect(done.getByRole('button', { name: 'Mark Complete' })).toBeEnabled()
+
+    // Once it has started (moved to a moment from now), it can: then a green check, in place,
+    // and at the head of the recently completed list, where it stays after a refresh.
+    const id = await idOf(page, title)
+    const csrf = (await page.context().cookies()).find((c) => c.name === 'csrftoken')!.value
+    const startsAt = new Date(Date.now() + 2_000)
+    const moved = await page.request.patch(`${demoUrl}/api/v1/controlpanel/podclubs/${id}/`, {
+      headers: { 'X-CSRFToken': csrf },
+      data: { scheduledStart: startsAt.toISOString() },
+    })
+    expect(moved.status(), await moved.text()).toBe(200)
+    await expect.poll(() => Date.now(), { timeout: 10_000 }).toBeGreaterThan(startsAt.getTime())
+    await done.getByRole('button', { name: 'Mark Complete' }).click()
+    await confirm.getByRole('button', { name: 'Yes, Mark Complete' }).click()
     await expect(
       page.getByRole('status').filter({ hasText: 'podclub marked as complete' }),
     ).toBeVisible()
     await expect(done.getByRole('cell').nth(8)).toHaveText('completed')
     await expect(done.getByRole('button', { name: 'Mark Complete' })).toHaveCount(0)
+    const completed = page.getByRole('region', { name: 'Recently completed' })
+    const completedRow = completed.getByRole('row').filter({ hasText: title })
+    await expect(completedRow.getByRole('cell').nth(8)).toHaveText('completed')
+    await page.getByRole('button', { name: '[ refresh ]' }).click()
+    await expect(rowOf(page, title)).toHaveCount(0)
+    await expect(completed.getByRole('row').nth(1)).toContainText(title)
+    await checkBothWidths(page, 'completed')
+    await page.setViewportSize({ width: 1280, height: 900 })
 
     // The 10-minute notice goes to the podmeister and attendees, with the Zoom link.
     const zoom = rowOf(page, 'What the Map Leaves Out')

@@ -109,7 +109,7 @@ async function serve(options: Options) {
         .values(taken.slice(0, 9).map((p) => ({ podclubId: podclub.id, userId: p.id })))
     }
   }
-  // The seats above went in directly: one more podclub through the fixture bumps the version.
+  // A cancelled one the feed leaves out. Every write above raised the feed version itself.
   await insertPodclub(db, people[0]!.id, { status: 'cancelled' })
 
   const env = parseEnv({

@@ -45,7 +45,10 @@ export const welcomeCodeSchema = z.object({ code: z.string(), active: z.boolean(
 export const controlPanelUserSchema = z.object({ username: z.string(), email: z.string() })
 
 export const controlPanelSchema = z.object({
+  /** The upcoming podclubs, soonest first. */
   all_podclubs: z.array(controlPanelPodclubSchema),
+  /** The latest completed podclubs, the last completed first (at most 20). */
+  recently_completed: z.array(controlPanelPodclubSchema),
   email_tracker: z.array(emailRecordSchema),
   welcome_codes: z.array(welcomeCodeSchema),
   users_this_month: z.array(controlPanelUserSchema),

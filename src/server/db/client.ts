@@ -10,6 +10,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
 import pg from 'pg'
 import { BACKUP_COMMAND, dumpPglite, pgdataOf } from './backup'
 import { DataDirInUseError, type LockKind, lockDataDir } from './data-dir-lock'
+import { countPgliteWrites } from './pglite-writes'
 import * as schema from './schema/index'
 
 export { schema, DataDirInUseError }
@@ -109,6 +110,7 @@ export async function openPglite(
     try {
       const db = drizzlePglite(client, { schema }) as unknown as Db
       await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder })
+      countPgliteWrites(client)
       // `npm run admin -- backup` while this process holds the folder: it copies the database
       // between two statements and keeps serving.
       lock.answerCommands(async (command, reply) => {
@@ -141,6 +143,7 @@ export async function openMemoryPglite(loadDataDir?: Blob): Promise<Database & {
   const client = await PGlite.create(loadDataDir ? { loadDataDir } : {})
   const db = drizzlePglite(client, { schema }) as unknown as Db
   if (!loadDataDir) await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder })
+  countPgliteWrites(client)
   return { db, client, engine: 'pglite', close: () => client.close() }
 }
 

@@ -10,6 +10,7 @@ import { links } from '../../lib/links'
 import { hmac, safeEqual } from '../../lib/tokens'
 import { enqueueMail } from '../mail/mail.service'
 import { readPodclubs } from '../podclubs/podclubs.queries'
+import { whySeatsAreClosed } from '../podclubs/podclubs.rules'
 import { blastMail, type UnsubscribeLinks } from './blasts.mail'
 
 /** Members queued per transaction: memory stays flat however large the club. */
@@ -52,15 +53,15 @@ export async function blastPodclubs(deps: AppDeps, body: CreateBlastBody): Promi
     const podclub = found.find((p) => p.id === id)
     const field = `podclub_${i + 1}`
     if (!podclub) throw new AppError('NOT_FOUND', `podclub ${id} (${field}) does not exist.`)
-    if (podclub.status !== 'upcoming')
+    // A blast offers seats: only podclubs whose seats are open.
+    const closed = whySeatsAreClosed(
+      { status: podclub.status, startsAt: new Date(podclub.starts_at) },
+      now,
+    )
+    if (closed)
       throw new AppError(
         'BAD_REQUEST',
-        `podclub ${id} (${field}) is ${podclub.status}: a blast lists upcoming podclubs only.`,
-      )
-    if (new Date(podclub.starts_at).getTime() <= now.getTime())
-      throw new AppError(
-        'BAD_REQUEST',
-        `podclub ${id} (${field}) has already started: a blast lists upcoming podclubs only.`,
+        `podclub ${id} (${field}) ${closed === 'started' ? 'has already started' : `is ${closed}`}: a blast lists upcoming podclubs only.`,
       )
     return podclub
   })

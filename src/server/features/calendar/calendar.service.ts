@@ -1,11 +1,12 @@
-import { and, asc, eq, inArray, or, sql, type SQL } from 'drizzle-orm'
+import { and, asc, eq, sql, type SQL } from 'drizzle-orm'
 import type { Db, Tx } from '../../db/client'
-import { podcasts, podclubs, registrations, users } from '../../db/schema/index'
+import { podcasts, podclubs, users } from '../../db/schema/index'
 import { transaction } from '../../db/transaction'
 import type { AppDeps } from '../../deps'
 import { notFound } from '../../lib/app-error'
 import { hmac, sha256 } from '../../lib/tokens'
 import { links } from '../../lib/links'
+import { takesPart } from '../podclubs/podclubs.rules'
 import { buildCalendar, type CalendarPodclub } from './calendar.ics'
 
 /** Podclubs as calendar entries read them, soonest first. */
@@ -88,8 +89,8 @@ export async function resetCalendarFeed(deps: AppDeps, userId: number): Promise<
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/
 
 /**
- * The calendar feed behind a token: the member's upcoming podclubs (the seats they hold and the
- * ones they host), or null when the token is not a member's current one.
+ * The calendar feed behind a token: the upcoming podclubs the member takes part in (the seats
+ * they hold and the ones they host), or null when the token is not a member's current one.
  */
 export async function calendarFeed(deps: AppDeps, token: string): Promise<string | null> {
   if (!TOKEN_SHAPE.test(token)) return null
@@ -98,16 +99,9 @@ export async function calendarFeed(deps: AppDeps, token: string): Promise<string
     .from(users)
     .where(eq(users.calendarTokenHash, sha256(token)))
   if (!member) return null
-  const seats = deps.db
-    .select({ id: registrations.podclubId })
-    .from(registrations)
-    .where(eq(registrations.userId, member.id))
   const podclubList = await readCalendarPodclubs(
     deps.db,
-    and(
-      eq(podclubs.status, 'upcoming'),
-      or(eq(podclubs.podmeisterId, member.id), inArray(podclubs.id, seats))!,
-    )!,
+    and(eq(podclubs.status, 'upcoming'), takesPart(member.id))!,
   )
   return buildCalendar(podclubList, {
     method: 'publish',

@@ -207,6 +207,16 @@ describe('the control panel', () => {
           startsAt: new Date(clock.now().getTime() + (i + 1) * DAY),
         })),
       )
+      await big.db.insert(podclubs).values(
+        over(PANEL_LIMITS.completed).map((i) => ({
+          podcastId: podcast!.id,
+          podmeisterId: newcomers[0]!.id,
+          episodeTitle: `Past episode ${i}`,
+          status: 'completed' as const,
+          startsAt: new Date(clock.now().getTime() - (i + 2) * DAY),
+          completedAt: new Date(clock.now().getTime() - (i + 1) * DAY),
+        })),
+      )
       await big.db
         .insert(inviteCodes)
         .values(over(PANEL_LIMITS.codes).map((i) => ({ code: `bulk-code-${i}` })))
@@ -242,6 +252,10 @@ describe('the control panel', () => {
       expect(data.all_podclubs).toHaveLength(PANEL_LIMITS.podclubs)
       // The soonest first: the one furthest away is the one left out.
       expect(data.all_podclubs[0]!.episode_title).toBe('Episode 0')
+      expect(data.recently_completed).toHaveLength(PANEL_LIMITS.completed)
+      // The last completed first.
+      expect(data.recently_completed[0]!.episode_title).toBe('Past episode 0')
+      expect(data.recently_completed.every((p) => p.status === 'completed')).toBe(true)
       expect(data.email_tracker).toHaveLength(PANEL_LIMITS.emails)
       expect(data.welcome_codes).toHaveLength(PANEL_LIMITS.codes)
       expect(data.users_this_month).toHaveLength(PANEL_LIMITS.users)
@@ -307,6 +321,59 @@ describe('the control panel', () => {
     })
     expect(bad.statusCode).toBe(400)
     expect(Object.keys(bad.json()).sort()).toEqual(['notice_type', 'podclub_pk'])
+  })
+
+  it('refuses to complete a podclub before it starts, by Mark Complete or by an edit, and changes nothing', async () => {
+    // Tuesday, December 8, 2026, 7:30 PM in New York.
+    const podclub = await podclubIn(7 * DAY + 9.5 * 3_600_000)
+    const seated = await createUser(t)
+    await t.db.insert(registrations).values({ podclubId: podclub.id, userId: seated.id })
+    const notYet =
+      'This podclub has not started yet: it can be completed from Tuesday, December 8, 2026 at 7:30 PM EST.'
+    const trigger = () =>
+      operator.post('/api/v1/controlpanel/trigger/', {
+        podclub_pk: podclub.id,
+        notice_type: 'complete',
+      })
+    const early = await trigger()
+    expect(early.statusCode).toBe(409)
+    expect(early.json()).toEqual({ detail: notYet, code: 'CONFLICT' })
+    const patched = await operator.request(`/api/v1/controlpanel/podclubs/${podclub.id}/`, {
+      method: 'PATCH',
+      body: { status: 'completed' },
+    })
+    expect(patched.statusCode).toBe(409)
+    expect(patched.json().detail).toBe(notYet)
+    const [row] = await t.db.select().from(podclubs).where(eq(podclubs.id, podclub.id))
+    expect(row).toMatchObject({ status: 'upcoming', completedAt: null })
+    // Nothing under past podclubs, no cred for anyone.
+    const seatedAgent = createAgent(t.app, { clock })
+    await seatedAgent.login(seated.username, seated.password)
+    const profile = (await seatedAgent.get('/api/v1/profile/')).json().data
+    expect(profile.past_podclubs).toEqual([])
+    expect(profile.user.profile.cred).toBe(0)
+
+    // From its start time on, it can be completed.
+    clock.set(podclub.startsAt)
+    try {
+      const done = await trigger()
+      expect(done.statusCode).toBe(200)
+      expect(done.json().data.status).toBe('completed')
+      // A completed podclub keeps the date it took place on.
+      const moved = await operator.request(`/api/v1/controlpanel/podclubs/${podclub.id}/`, {
+        method: 'PATCH',
+        body: { scheduledStart: '01/05/2027 19:00' },
+      })
+      expect(moved.statusCode).toBe(409)
+      expect(moved.json().detail).toBe('This podclub is completed: its date can no longer move.')
+      const panel = controlPanelResponseSchema.parse(
+        (await operator.get('/api/v1/controlpanel/')).json(),
+      ).data
+      expect(panel.all_podclubs.map((p) => p.id)).not.toContain(podclub.id)
+      expect(panel.recently_completed[0]).toMatchObject({ id: podclub.id, status: 'completed' })
+    } finally {
+      clock.set('2026-12-01T15:00:00Z')
+    }
   })
 
   it('changes date (New York time), location, Zoom link and status; refuses a past date', async () => {

@@ -1,8 +1,9 @@
-import { and, asc, count, desc, eq, gte, inArray, sql } from 'drizzle-orm'
+import { asc, desc, eq, gte, type SQL } from 'drizzle-orm'
+import { alias } from 'drizzle-orm/pg-core'
+import type { z } from 'zod'
 import {
   CLUB_TIME_MESSAGES,
   clubMonthStart,
-  isInFuture,
   prettyDate,
   prettyTime,
   readClubDateTime,
@@ -14,12 +15,10 @@ import type {
   UpdatePodclubBody,
 } from '#contract/control-panel'
 import type { Podclub, RegistrationState } from '#contract/podclubs'
-import type { z } from 'zod'
 import {
   feedback,
   inviteCodes,
   podclubs,
-  registrations,
   suggestions,
   users,
   waitlistEntries,
@@ -29,39 +28,52 @@ import type { AppDeps } from '../../deps'
 import { AppError, FieldErrors, notFound } from '../../lib/app-error'
 import { randomToken } from '../../lib/tokens'
 import { listEmailActivity } from '../mail/mail.service'
-import { bumpPodclubsVersion } from '../podclubs/podclubs.version'
+import { seatsLeft } from '../podclubs/podclubs.rules'
+import {
+  completePodclub,
+  editPodclub,
+  saveChatlog,
+  type PodclubEdit,
+} from '../podclubs/podclubs.service'
 import { insertUpcomingPodclub } from '../proposals/proposals.service'
 import { takeSeatFor } from '../registrations/registrations.service'
-import { mailEveryoneSeated } from '../registrations/seat-notify'
-import { clearSeatWaitlist, promoteFromSeatWaitlist } from '../registrations/seat-waitlist.service'
-import { noticesToRearm, sendNoticeNow } from '../reminders/reminders.service'
-import { SEATS_PER_PODCLUB } from '#contract/podclubs'
-import { alias } from 'drizzle-orm/pg-core'
+import { sendNoticeNow } from '../reminders/reminders.service'
 
 export type CreateOperatorPodclubInput = z.output<
   ReturnType<typeof createOperatorPodclubBodySchema>
 >
 
 /** How many rows each list of the panel shows at most: it stays fast with a large club. */
-export const PANEL_LIMITS = { podclubs: 200, emails: 50, codes: 100, users: 200, lists: 100 }
+export const PANEL_LIMITS = {
+  podclubs: 200,
+  completed: 20,
+  emails: 50,
+  codes: 100,
+  users: 200,
+  lists: 100,
+}
 
 const podmeisters = alias(users, 'podmeisters')
 
-async function readPanelPodclubs(deps: AppDeps, ids?: number[]): Promise<ControlPanelPodclub[]> {
-  const seats = deps.db
-    .select({ podclubId: registrations.podclubId, taken: count().as('taken') })
-    .from(registrations)
-    .groupBy(registrations.podclubId)
-    .as('seats')
+/** Podclubs as the panel's tables show them. */
+async function readPanelPodclubs(
+  deps: AppDeps,
+  where: SQL,
+  order: 'soonest' | 'latest completed',
+  limit: number,
+): Promise<ControlPanelPodclub[]> {
   const rows = await deps.db
-    .select({ podclub: podclubs, podmeister: podmeisters.username, taken: seats.taken })
+    .select({ podclub: podclubs, podmeister: podmeisters.username, seatsLeft: seatsLeft() })
     .from(podclubs)
     .innerJoin(podmeisters, eq(podmeisters.id, podclubs.podmeisterId))
-    .leftJoin(seats, eq(seats.podclubId, podclubs.id))
-    .where(ids ? inArray(podclubs.id, ids) : eq(podclubs.status, 'upcoming'))
-    .orderBy(asc(podclubs.startsAt), asc(podclubs.id))
-    .limit(PANEL_LIMITS.podclubs)
-  return rows.map(({ podclub: p, podmeister, taken }) => ({
+    .where(where)
+    .orderBy(
+      ...(order === 'soonest'
+        ? [asc(podclubs.startsAt), asc(podclubs.id)]
+        : [desc(podclubs.completedAt), desc(podclubs.id)]),
+    )
+    .limit(limit)
+  return rows.map(({ podclub: p, podmeister, seatsLeft }) => ({
     id: p.id,
     episode_title: p.episodeTitle,
     location: p.location,
@@ -71,7 +83,7 @@ async function readPanelPodclubs(deps: AppDeps, ids?: number[]): Promise<Control
     pretty_time: prettyTime(p.startsAt),
     status: p.status,
     zoom_link: p.zoomLink,
-    seats_left: Math.max(0, SEATS_PER_PODCLUB - Number(taken ?? 0)),
+    seats_left: seatsLeft,
     one_week_notice_sent: p.oneWeekNoticeSent,
     one_day_notice_sent: p.oneDayNoticeSent,
     ten_min_notice_sent: p.tenMinNoticeSent,
@@ -79,7 +91,7 @@ async function readPanelPodclubs(deps: AppDeps, ids?: number[]): Promise<Control
 }
 
 async function readPanelPodclub(deps: AppDeps, id: number): Promise<ControlPanelPodclub> {
-  const [podclub] = await readPanelPodclubs(deps, [id])
+  const [podclub] = await readPanelPodclubs(deps, eq(podclubs.id, id), 'soonest', 1)
   if (!podclub) throw notFound('podclub')
   return podclub
 }
@@ -89,37 +101,45 @@ export async function readControlPanel(deps: AppDeps): Promise<ControlPanel> {
   const { db } = deps
   const now = deps.clock.now()
   const monthStart = clubMonthStart(now)
-  const [all_podclubs, email_tracker, codes, newUsers, waitlist, ideas, notes] = await Promise.all([
-    readPanelPodclubs(deps),
-    listEmailActivity(db, PANEL_LIMITS.emails),
-    db
-      .select()
-      .from(inviteCodes)
-      .where(eq(inviteCodes.reusable, false))
-      .orderBy(desc(inviteCodes.id))
-      .limit(PANEL_LIMITS.codes),
-    db
-      .select({ username: users.username, email: users.email })
-      .from(users)
-      .where(gte(users.memberSince, monthStart))
-      .orderBy(desc(users.memberSince))
-      .limit(PANEL_LIMITS.users),
-    db.select().from(waitlistEntries).orderBy(desc(waitlistEntries.id)).limit(PANEL_LIMITS.lists),
-    db
-      .select({ s: suggestions, username: users.username })
-      .from(suggestions)
-      .leftJoin(users, eq(users.id, suggestions.userId))
-      .orderBy(desc(suggestions.id))
-      .limit(PANEL_LIMITS.lists),
-    db
-      .select({ f: feedback, username: users.username })
-      .from(feedback)
-      .leftJoin(users, eq(users.id, feedback.userId))
-      .orderBy(desc(feedback.id))
-      .limit(PANEL_LIMITS.lists),
-  ])
+  const [all_podclubs, recently_completed, email_tracker, codes, newUsers, waitlist, ideas, notes] =
+    await Promise.all([
+      readPanelPodclubs(deps, eq(podclubs.status, 'upcoming'), 'soonest', PANEL_LIMITS.podclubs),
+      readPanelPodclubs(
+        deps,
+        eq(podclubs.status, 'completed'),
+        'latest completed',
+        PANEL_LIMITS.completed,
+      ),
+      listEmailActivity(db, PANEL_LIMITS.emails),
+      db
+        .select()
+        .from(inviteCodes)
+        .where(eq(inviteCodes.reusable, false))
+        .orderBy(desc(inviteCodes.id))
+        .limit(PANEL_LIMITS.codes),
+      db
+        .select({ username: users.username, email: users.email })
+        .from(users)
+        .where(gte(users.memberSince, monthStart))
+        .orderBy(desc(users.memberSince))
+        .limit(PANEL_LIMITS.users),
+      db.select().from(waitlistEntries).orderBy(desc(waitlistEntries.id)).limit(PANEL_LIMITS.lists),
+      db
+        .select({ s: suggestions, username: users.username })
+        .from(suggestions)
+        .leftJoin(users, eq(users.id, suggestions.userId))
+        .orderBy(desc(suggestions.id))
+        .limit(PANEL_LIMITS.lists),
+      db
+        .select({ f: feedback, username: users.username })
+        .from(feedback)
+        .leftJoin(users, eq(users.id, feedback.userId))
+        .orderBy(desc(feedback.id))
+        .limit(PANEL_LIMITS.lists),
+    ])
   return {
     all_podclubs,
+    recently_completed,
     email_tracker,
     welcome_codes: codes.map((c) => ({
       code: c.code,
@@ -157,97 +177,35 @@ export async function sendTenMinuteNotice(deps: AppDeps, podclubId: number) {
   return readPanelPodclub(deps, podclubId)
 }
 
-/** 'Mark Complete': an upcoming podclub becomes completed, once. */
+/** 'Mark Complete': refused before the podclub has started (see `completePodclub`). */
 export async function markComplete(deps: AppDeps, podclubId: number) {
-  await transaction(deps, async (tx) => {
-    const [done] = await tx
-      .update(podclubs)
-      .set({ status: 'completed', completedAt: deps.clock.now() })
-      .where(and(eq(podclubs.id, podclubId), eq(podclubs.status, 'upcoming')))
-      .returning({ id: podclubs.id })
-    if (!done) {
-      const [exists] = await tx
-        .select({ status: podclubs.status })
-        .from(podclubs)
-        .where(eq(podclubs.id, podclubId))
-      if (!exists) throw notFound('podclub')
-      throw new AppError('CONFLICT', `This podclub is already ${exists.status}.`)
-    }
-    await clearSeatWaitlist(tx, podclubId)
-    await bumpPodclubsVersion(tx)
-  })
+  await completePodclub(deps, podclubId)
   return readPanelPodclub(deps, podclubId)
 }
 
 /**
- * An operator's change of date, location, Zoom link or status. Whoever it concerns hears of it
- * with a calendar entry: a new time or place raises the entry's SEQUENCE and mails the podmeister
- * and seat holders the replacement; a cancelled podclub mails them a cancellation. A podclub
- * that is over or off loses its seat waitlist; one that is upcoming fills free seats from it.
+ * An operator's change of date, location, Zoom link or status; what follows from it (e-mails,
+ * calendar entries, reminders, the seat waitlist) is the podclubs feature's `editPodclub`.
  */
 export async function updatePodclub(deps: AppDeps, podclubId: number, body: UpdatePodclubBody) {
-  const changes: Partial<typeof podclubs.$inferInsert> = {}
+  const edit: PodclubEdit = {
+    location: body.location,
+    zoomLink: body.zoomLink,
+    status: body.status,
+  }
   if (body.scheduledStart !== undefined) {
     // The contract has refused a time that does not exist; what is left is when, not whether.
-    const { date: startsAt, error } = readClubDateTime(body.scheduledStart, { iso: true })
+    const { date, error } = readClubDateTime(body.scheduledStart, { iso: true })
     if (error) throw new FieldErrors({ scheduledStart: [CLUB_TIME_MESSAGES[error]] })
-    if (!isInFuture(startsAt, deps.clock.now()))
-      throw new FieldErrors({ scheduledStart: [CLUB_TIME_MESSAGES.past] })
-    changes.startsAt = startsAt
+    edit.startsAt = date
   }
-  if (body.location !== undefined) changes.location = body.location
-  if (body.zoomLink !== undefined) changes.zoomLink = body.zoomLink
-  if (body.status !== undefined) {
-    changes.status = body.status
-    changes.completedAt = body.status === 'completed' ? deps.clock.now() : null
-  }
-  await transaction(deps, async (tx) => {
-    const [before] = await tx
-      .select({ startsAt: podclubs.startsAt, location: podclubs.location, status: podclubs.status })
-      .from(podclubs)
-      .where(eq(podclubs.id, podclubId))
-      .for('update')
-    if (!before) throw notFound('podclub')
-    const retimed =
-      changes.startsAt !== undefined && changes.startsAt.getTime() !== before.startsAt.getTime()
-    const moved =
-      retimed || (changes.location !== undefined && changes.location !== before.location)
-    const status = changes.status ?? before.status
-    const cancelledNow = status === 'cancelled' && before.status !== 'cancelled'
-    await tx
-      .update(podclubs)
-      .set({
-        ...changes,
-        // A new date re-arms the reminders that have not come due at it yet.
-        ...(retimed ? noticesToRearm(changes.startsAt!, deps.clock.now()) : {}),
-        ...(moved || cancelledNow
-          ? { calendarSequence: sql`${podclubs.calendarSequence} + 1` }
-          : {}),
-      })
-      .where(eq(podclubs.id, podclubId))
-
-    if (status === 'upcoming') {
-      if (moved) await mailEveryoneSeated(tx, deps, podclubId, 'changed')
-      await promoteFromSeatWaitlist(tx, deps, podclubId)
-    } else {
-      await clearSeatWaitlist(tx, podclubId)
-      if (cancelledNow) await mailEveryoneSeated(tx, deps, podclubId, 'podclub-cancelled')
-    }
-    await bumpPodclubsVersion(tx)
-  })
+  await editPodclub(deps, podclubId, edit)
   return readPanelPodclub(deps, podclubId)
 }
 
 /** Saves the Zoom chat log of a podclub (replacing any earlier one). */
 export async function updateChatlog(deps: AppDeps, podclubId: number, chatlog: string) {
-  await transaction(deps, async (tx) => {
-    const [row] = await tx
-      .update(podclubs)
-      .set({ chatlog: chatlog.replace(/\r\n?/g, '\n') })
-      .where(eq(podclubs.id, podclubId))
-      .returning({ id: podclubs.id })
-    if (!row) throw notFound('podclub')
-  })
+  await saveChatlog(deps, podclubId, chatlog)
   return readPanelPodclub(deps, podclubId)
 }
 

@@ -5,7 +5,7 @@ import { transaction } from '../../db/transaction'
 import type { AppDeps } from '../../deps'
 import { AppError, notFound } from '../../lib/app-error'
 import type { AuthUser } from '../../plugins/session'
-import { isAttendee } from '../podclub-detail/podclub-detail.service'
+import { isParticipant } from '../podclubs/podclubs.rules'
 
 /**
  * Posts a hindsight on a completed podclub the member attended. The podclub's row is locked for
@@ -19,12 +19,12 @@ export async function postHindsight(
 ): Promise<Hindsight> {
   return transaction(deps, async (tx) => {
     const [club] = await tx
-      .select({ id: podclubs.id, status: podclubs.status, podmeisterId: podclubs.podmeisterId })
+      .select({ id: podclubs.id, status: podclubs.status })
       .from(podclubs)
       .where(eq(podclubs.id, podclubId))
       .for('update')
     if (!club) throw notFound('podclub')
-    if (!(await isAttendee(tx, club, member.id))) {
+    if (!(await isParticipant(tx, club.id, member.id))) {
       throw new AppError('FORBIDDEN', 'You are not a participant of this podclub')
     }
     if (club.status !== 'completed') {

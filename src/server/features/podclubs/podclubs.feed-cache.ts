@@ -1,9 +1,9 @@
 import { promisify } from 'node:util'
 import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib'
-import { PGlite } from '@electric-sql/pglite'
 import type { Db } from '../../db/client'
+import { pgliteWrites } from '../../db/pglite-writes'
 import { readUpcomingPodclubs } from './podclubs.queries'
-import { localPodclubsGeneration, readPodclubsVersion } from './podclubs.version'
+import { readPodclubsVersion } from './podclubs.version'
 
 const gzipAsync = promisify(gzip)
 const brotliAsync = promisify(brotliCompress)
@@ -21,33 +21,45 @@ type Entry = {
 
 /**
  * The upcoming feed, serialized once per version and shared by every viewer (the page works out
- * 'registered' from the usernames). On PostgreSQL each request waits for a read of the version
- * row that started after it arrived (shared by the requests arriving together); a write bumps
- * it in its own transaction, so once the write is acknowledged every process sees the new
- * version and rebuilds. On PGlite the process's own count of bumps stands in for the row.
+ * 'registered' from the usernames). The database raises the version in the transaction of every
+ * change the feed shows, so once a write is acknowledged every process (and every app instance
+ * on one PGlite) sees the new version and rebuilds. On PostgreSQL each request waits for a read
+ * of the version row that started after it arrived, shared by the requests arriving together;
+ * on PGlite the row is read again only after something was written.
  * The compressed forms are made once per version, when a client first asks for them.
  */
-export function createFeedCache(
-  db: Db,
-  opts: {
-    /**
-     * PGlite: this process makes every change, so the in-process count of bumps says when the
-     * list changed, and a request costs no query at all. PostgreSQL (several processes): the
-     * version row is read.
-     */
-    singleProcess?: boolean
-  } = {},
-) {
+export function createFeedCache(db: Db) {
   let current: Entry | undefined
   let running: Promise<number> | null = null
   let queued: Promise<number> | null = null
 
+  /** On PGlite: the version last read, and the database's count of writes just before. */
+  let known: { writes: number; version: number } | undefined
+
   const startVersionRead = () => {
-    const read: Promise<number> = readPodclubsVersion(db).finally(() => {
-      if (running === read) running = null
-    })
+    const writes = pgliteWrites(db)
+    const read: Promise<number> = readPodclubsVersion(db)
+      .then((version) => {
+        if (writes !== undefined && (!known || known.writes < writes)) known = { writes, version }
+        return version
+      })
+      .finally(() => {
+        if (running === read) running = null
+      })
     running = read
     return read
+  }
+
+  /**
+   * PGlite serves this process alone and counts its writes as they end (`countPgliteWrites`):
+   * while the count stands where it stood before the last read of the version, that version is
+   * still the database's, and a request needs no query. A statement on PGlite blocks the event
+   * loop, so under load this is what keeps the feed fast there.
+   */
+  function currentVersion(): Promise<number> | number {
+    const writes = pgliteWrites(db)
+    if (writes !== undefined && known?.writes === writes) return known.version
+    return freshVersion()
   }
 
   /**
@@ -104,7 +116,7 @@ export function createFeedCache(
     async read(
       acceptEncoding: string | undefined,
     ): Promise<{ body: Buffer; encoding: FeedEncoding }> {
-      const version = opts.singleProcess ? localPodclubsGeneration() : await freshVersion()
+      const version = await currentVersion()
       const entry = await entryFor(version)
       const encoding =
         entry.body.length < COMPRESS_THRESHOLD ? 'identity' : pickEncoding(acceptEncoding)
@@ -138,9 +150,4 @@ export function pickEncoding(header: string | undefined): FeedEncoding {
   if (wants('br')) return 'br'
   if (wants('gzip')) return 'gzip'
   return 'identity'
-}
-
-/** Whether the database is PGlite, which one process serves alone. */
-export function isPglite(db: Db): boolean {
-  return (db as { $client?: unknown }).$client instanceof PGlite
 }

@@ -1,13 +1,9 @@
 import type { Db } from '../../db/client'
 import { podcasts, podclubs } from '../../db/schema/index'
-import { bumpPodclubsVersion } from './podclubs.version'
 
 let podcastSeq = 0
 
-/**
- * For tests and the bench: a podclub of a new podcast, upcoming in a month unless told. Like
- * every real change to a podclub, it bumps the lists' version in its transaction.
- */
+/** For tests and the bench: a podclub of a new podcast, upcoming in a month unless told. */
 export async function insertPodclub(
   db: Db,
   podmeisterId: number,
@@ -32,7 +28,6 @@ export async function insertPodclub(
         ...overrides,
       })
       .returning()
-    await bumpPodclubsVersion(tx)
     return podclub!
   })
 }

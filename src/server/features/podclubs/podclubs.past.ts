@@ -1,8 +1,9 @@
-import { count, desc, eq, inArray, sql } from 'drizzle-orm'
+import { desc, eq, sql } from 'drizzle-orm'
 import type { PastPodclub } from '#contract/podclubs'
 import type { Db } from '../../db/client'
-import { podcasts, podclubs, registrations } from '../../db/schema/index'
+import { podcasts, podclubs } from '../../db/schema/index'
 import { prettyDate } from '#contract/club-time'
+import { participantCount } from './podclubs.rules'
 
 /**
  * Completed podclubs as the archive shows them, latest first; `random` picks one at random.
@@ -13,25 +14,18 @@ export async function readPastPodclubs(
   opts: { random?: boolean; limit?: number } = {},
 ): Promise<PastPodclub[]> {
   const rows = await db
-    .select({ podclub: podclubs, podcastName: podcasts.name, podcastPicture: podcasts.pictureLink })
+    .select({
+      podclub: podclubs,
+      podcastName: podcasts.name,
+      podcastPicture: podcasts.pictureLink,
+      participants: participantCount(),
+    })
     .from(podclubs)
     .innerJoin(podcasts, eq(podcasts.id, podclubs.podcastId))
     .where(eq(podclubs.status, 'completed'))
     .orderBy(opts.random ? sql`random()` : desc(podclubs.startsAt), desc(podclubs.id))
     .limit(opts.limit ?? 200)
-  if (rows.length === 0) return []
-  const seats = await db
-    .select({ podclubId: registrations.podclubId, taken: count() })
-    .from(registrations)
-    .where(
-      inArray(
-        registrations.podclubId,
-        rows.map((r) => r.podclub.id),
-      ),
-    )
-    .groupBy(registrations.podclubId)
-  const takenBy = new Map(seats.map((s) => [s.podclubId, s.taken]))
-  return rows.map(({ podclub: p, podcastName, podcastPicture }) => ({
+  return rows.map(({ podclub: p, podcastName, podcastPicture, participants }) => ({
     id: p.id,
     episode_title: p.episodeTitle,
     episode_number: p.episodeNumber,
@@ -43,7 +37,7 @@ export async function readPastPodclubs(
     link_one: p.linkOne,
     link_two: p.linkTwo,
     link_three: p.linkThree,
-    participant_count: (takenBy.get(p.id) ?? 0) + 1,
+    participant_count: participants,
     discussion_date: prettyDate(p.startsAt),
   }))
 }

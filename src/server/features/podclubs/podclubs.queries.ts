@@ -1,9 +1,10 @@
 import { and, asc, desc, eq, inArray, type SQL } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
-import { SEATS_PER_PODCLUB, type Podclub } from '#contract/podclubs'
+import type { Podclub } from '#contract/podclubs'
 import type { Db, Tx } from '../../db/client'
 import { podcasts, podclubs, registrations, seatWaitlist, users } from '../../db/schema/index'
 import { prettyDate, prettyTime } from '#contract/club-time'
+import { seatsLeft, takesPart } from './podclubs.rules'
 
 const podmeisters = alias(users, 'podmeisters')
 
@@ -23,6 +24,7 @@ export async function readPodclubs(
       podcastName: podcasts.name,
       podcastPicture: podcasts.pictureLink,
       podmeister: podmeisters.username,
+      seatsLeft: seatsLeft(),
     })
     .from(podclubs)
     .innerJoin(podcasts, eq(podcasts.id, podclubs.podcastId))
@@ -52,7 +54,7 @@ export async function readPodclubs(
   const reservedBy = groupUsernames(seats)
   const waitingFor = groupUsernames(waiting)
 
-  return rows.map(({ podclub: p, podcastName, podcastPicture, podmeister }) => {
+  return rows.map(({ podclub: p, podcastName, podcastPicture, podmeister, seatsLeft }) => {
     const reserved = reservedBy.get(p.id) ?? []
     return {
       id: p.id,
@@ -66,7 +68,7 @@ export async function readPodclubs(
       pretty_date: prettyDate(p.startsAt),
       pretty_time: prettyTime(p.startsAt),
       location: p.location,
-      seats_left: Math.max(0, SEATS_PER_PODCLUB - reserved.length),
+      seats_left: seatsLeft,
       keyword_one: p.keywordOne,
       keyword_two: p.keywordTwo,
       keyword_three: p.keywordThree,
@@ -93,5 +95,10 @@ function groupUsernames(rows: { podclubId: number; username: string }[]) {
 
 /** The upcoming podclubs, soonest first: what the home feed shows to everyone. */
 export function readUpcomingPodclubs(db: Db | Tx): Promise<Podclub[]> {
-  return readPodclubs(db, and(eq(podclubs.status, 'upcoming')))
+  return readPodclubs(db, eq(podclubs.status, 'upcoming'))
+}
+
+/** The upcoming podclubs the member takes part in (seats held and podclubs hosted), soonest first. */
+export function readMemberUpcomingPodclubs(db: Db | Tx, userId: number): Promise<Podclub[]> {
+  return readPodclubs(db, and(eq(podclubs.status, 'upcoming'), takesPart(userId)))
 }

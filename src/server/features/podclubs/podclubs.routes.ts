@@ -1,4 +1,4 @@
-import { and, eq, exists, ne, or } from 'drizzle-orm'
+import { ne } from 'drizzle-orm'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import {
   getRandomPastPodclubEndpoint,
@@ -8,14 +8,14 @@ import {
   listUpcomingPodclubsEndpoint,
 } from '#contract/podclubs'
 import type { AppDeps } from '../../deps'
-import { podclubs, registrations } from '../../db/schema/index'
+import { podclubs } from '../../db/schema/index'
 import { route } from '../../lib/route'
-import { createFeedCache, isPglite } from './podclubs.feed-cache'
+import { createFeedCache } from './podclubs.feed-cache'
 import { readPastPodclubs } from './podclubs.past'
-import { readPodclubs } from './podclubs.queries'
+import { readMemberUpcomingPodclubs, readPodclubs } from './podclubs.queries'
 
 export const podclubRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
-  const feed = createFeedCache(deps.db, { singleProcess: isPglite(deps.db) })
+  const feed = createFeedCache(deps.db)
 
   route(app, listUpcomingPodclubsEndpoint, async (request, reply) => {
     const { body, encoding } = await feed.read(request.headers['accept-encoding'])
@@ -31,17 +31,9 @@ export const podclubRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (ap
     data: await readPodclubs(deps.db, ne(podclubs.status, 'cancelled'), 'latest'),
   }))
 
-  route(app, listMyUpcomingPodclubsEndpoint, async (request) => {
-    const me = request.member.id
-    const holdsSeat = exists(
-      deps.db
-        .select({ one: registrations.id })
-        .from(registrations)
-        .where(and(eq(registrations.podclubId, podclubs.id), eq(registrations.userId, me))),
-    )
-    const where = and(eq(podclubs.status, 'upcoming'), or(eq(podclubs.podmeisterId, me), holdsSeat))
-    return { data: await readPodclubs(deps.db, where) }
-  })
+  route(app, listMyUpcomingPodclubsEndpoint, async (request) => ({
+    data: await readMemberUpcomingPodclubs(deps.db, request.member.id),
+  }))
 
   route(app, listPastPodclubsEndpoint, async () => ({ data: await readPastPodclubs(deps.db) }))
 

@@ -1,55 +1,45 @@
-import { and, asc, desc, eq, exists, inArray, ne, or, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm'
 import type { ProfilePodclub } from '#contract/profile'
 import type { Db, Tx } from '../../db/client'
-import { podcasts, podclubs, registrations, users } from '../../db/schema/index'
+import { podcasts, podclubs, users } from '../../db/schema/index'
 import { prettyDate, prettyTime } from '#contract/club-time'
+import { takesPart } from '../podclubs/podclubs.rules'
 
 export type CredCounts = { attended: number; hosted: number; cred: number }
 
 /**
- * Cred of each member (spec 1 §1): completed podclubs they held a seat in plus completed
- * podclubs they hosted. A podmeister's own podclub counts once, as hosted.
+ * Cred of each member (spec 1 §1): the completed podclubs they took part in, counted as hosted
+ * when they were its podmeister and as attended otherwise.
  */
 export async function readCred(db: Db | Tx, userIds: number[]): Promise<Map<number, CredCounts>> {
   const result = new Map<number, CredCounts>()
   if (userIds.length === 0) return result
   const unique = [...new Set(userIds)]
-  const attended = await db
-    .select({ userId: registrations.userId, n: sql<number>`count(*)::int` })
-    .from(registrations)
-    .innerJoin(podclubs, eq(podclubs.id, registrations.podclubId))
-    .where(
-      and(
-        inArray(registrations.userId, unique),
-        eq(podclubs.status, 'completed'),
-        ne(podclubs.podmeisterId, registrations.userId),
-      ),
-    )
-    .groupBy(registrations.userId)
-  const hosted = await db
-    .select({ userId: podclubs.podmeisterId, n: sql<number>`count(*)::int` })
-    .from(podclubs)
-    .where(and(inArray(podclubs.podmeisterId, unique), eq(podclubs.status, 'completed')))
-    .groupBy(podclubs.podmeisterId)
+  const rows = await db
+    .select({
+      userId: users.id,
+      hosted: sql<number>`count(*) filter (where ${podclubs.podmeisterId} = ${users.id})::int`,
+      attended: sql<number>`count(*) filter (where ${podclubs.podmeisterId} <> ${users.id})::int`,
+    })
+    .from(users)
+    .innerJoin(podclubs, and(eq(podclubs.status, 'completed'), takesPart(users.id)))
+    .where(inArray(users.id, unique))
+    .groupBy(users.id)
   for (const id of unique) result.set(id, { attended: 0, hosted: 0, cred: 0 })
-  for (const row of attended) result.get(row.userId)!.attended = Number(row.n)
-  for (const row of hosted) result.get(row.userId)!.hosted = Number(row.n)
-  for (const counts of result.values()) counts.cred = counts.attended + counts.hosted
+  for (const row of rows) {
+    const attended = Number(row.attended)
+    const hosted = Number(row.hosted)
+    result.set(row.userId, { attended, hosted, cred: attended + hosted })
+  }
   return result
 }
 
-/** Podclubs of one status the member holds a seat in or hosts. */
+/** Podclubs of one status the member takes part in (seats held and podclubs hosted). */
 export async function readMemberPodclubs(
   db: Db | Tx,
   userId: number,
   status: 'upcoming' | 'completed',
 ): Promise<ProfilePodclub[]> {
-  const holdsSeat = exists(
-    db
-      .select({ one: sql`1` })
-      .from(registrations)
-      .where(and(eq(registrations.podclubId, podclubs.id), eq(registrations.userId, userId))),
-  )
   const rows = await db
     .select({
       id: podclubs.id,
@@ -61,7 +51,7 @@ export async function readMemberPodclubs(
     })
     .from(podclubs)
     .innerJoin(podcasts, eq(podcasts.id, podclubs.podcastId))
-    .where(and(eq(podclubs.status, status), or(eq(podclubs.podmeisterId, userId), holdsSeat)))
+    .where(and(eq(podclubs.status, status), takesPart(userId)))
     .orderBy(
       status === 'upcoming' ? asc(podclubs.startsAt) : desc(podclubs.startsAt),
       asc(podclubs.id),

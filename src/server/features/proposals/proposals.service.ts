@@ -10,7 +10,6 @@ import type { AppDeps } from '../../deps'
 import { AppError } from '../../lib/app-error'
 import type { AuthUser } from '../../plugins/session'
 import { readPodclubs } from '../podclubs/podclubs.queries'
-import { bumpPodclubsVersion } from '../podclubs/podclubs.version'
 
 export type ProposalInput = z.output<ReturnType<typeof createProposalBodySchema>>
 
@@ -78,7 +77,6 @@ export async function insertUpcomingPodclub(
       podmeisterNote: input.podmeisterNote,
     })
     .returning({ id: podclubs.id })
-  await bumpPodclubsVersion(tx)
   const [podclub] = await readPodclubs(tx, eq(podclubs.id, created!.id))
   return podclub!
 }

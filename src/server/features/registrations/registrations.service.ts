@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm'
-import { SEATS_PER_PODCLUB, type RegistrationState } from '#contract/podclubs'
+import type { RegistrationState } from '#contract/podclubs'
 import type { AppDeps } from '../../deps'
 import type { Tx } from '../../db/client'
 import { registrations, seatWaitlist } from '../../db/schema/index'
@@ -7,7 +7,7 @@ import { runOnce } from '../../db/idempotency'
 import { transaction } from '../../db/transaction'
 import { AppError } from '../../lib/app-error'
 import type { AuthUser } from '../../plugins/session'
-import { bumpPodclubsVersion } from '../podclubs/podclubs.version'
+import { readSeatsLeft } from '../podclubs/podclubs.rules'
 import { lockForSeatChange, refuse } from './seat-lock'
 import { mailSeatChanges } from './seat-notify'
 import { promoteFromSeatWaitlist } from './seat-waitlist.service'
@@ -24,16 +24,15 @@ async function insertSeat(
   deps: AppDeps,
   podclubId: number,
   userId: number,
-  taken: number,
+  left: number,
 ): Promise<RegistrationState> {
-  if (taken >= SEATS_PER_PODCLUB) throw new AppError('NO_SEATS_LEFT', 'No seats left')
+  if (left <= 0) throw new AppError('NO_SEATS_LEFT', 'No seats left')
   await tx.insert(registrations).values({ podclubId, userId })
   await tx
     .delete(seatWaitlist)
     .where(and(eq(seatWaitlist.podclubId, podclubId), eq(seatWaitlist.userId, userId)))
   await mailSeatChanges(tx, deps, podclubId, [{ userId, kind: 'confirmed' }])
-  await bumpPodclubsVersion(tx)
-  return { registered: true, seats_left: SEATS_PER_PODCLUB - (taken + 1) }
+  return { registered: true, seats_left: await readSeatsLeft(tx, podclubId) }
 }
 
 /**
@@ -66,15 +65,14 @@ async function toggleSeatIn(
   actor: AuthUser,
   podclubId: number,
 ): Promise<RegistrationState> {
-  const { podclub, held, taken } = await lockForSeatChange(tx, deps, podclubId, actor.id)
+  const { podclub, held, left } = await lockForSeatChange(tx, deps, podclubId, actor.id)
   if (podclub.podmeisterId === actor.id) throw refuse(PODMEISTER_HAS_SEAT)
-  if (!held) return insertSeat(tx, deps, podclub.id, actor.id, taken)
+  if (!held) return insertSeat(tx, deps, podclub.id, actor.id, left)
 
   await tx.delete(registrations).where(eq(registrations.id, held.id))
   await mailSeatChanges(tx, deps, podclub.id, [{ userId: actor.id, kind: 'cancelled' }])
-  const promoted = await promoteFromSeatWaitlist(tx, deps, podclub.id)
-  await bumpPodclubsVersion(tx)
-  return { registered: false, seats_left: SEATS_PER_PODCLUB - (taken - 1 + promoted.length) }
+  await promoteFromSeatWaitlist(tx, deps, podclub.id)
+  return { registered: false, seats_left: await readSeatsLeft(tx, podclub.id) }
 }
 
 /**
@@ -87,9 +85,9 @@ export async function takeSeatFor(
   userId: number,
 ): Promise<RegistrationState> {
   return transaction(deps, async (tx) => {
-    const { podclub, held, taken } = await lockForSeatChange(tx, deps, podclubId, userId)
+    const { podclub, held, left } = await lockForSeatChange(tx, deps, podclubId, userId)
     if (podclub.podmeisterId === userId) throw refuse(PODMEISTER_HAS_SEAT)
     if (held) throw refuse('This member is already registered for this podclub.')
-    return insertSeat(tx, deps, podclub.id, userId, taken)
+    return insertSeat(tx, deps, podclub.id, userId, left)
   })
 }

@@ -1,6 +1,6 @@
 import { eq, inArray } from 'drizzle-orm'
 import type { Tx } from '../../db/client'
-import { podclubs, registrations, users } from '../../db/schema/index'
+import { podclubs, users } from '../../db/schema/index'
 import type { AppDeps } from '../../deps'
 import { readCalendarPodclubs } from '../calendar/calendar.service'
 import { enqueueMail } from '../mail/mail.service'
@@ -33,33 +33,5 @@ export async function mailSeatChanges(
       const member = byId.get(userId)
       return member ? [seatMail(kind, podclub, member, deps.env, now)] : []
     }),
-  )
-}
-
-/**
- * Mails everyone a change of the podclub itself concerns, its podmeister and the seat holders,
- * the same kind of seat e-mail.
- */
-export async function mailEveryoneSeated(
-  tx: Tx,
-  deps: AppDeps,
-  podclubId: number,
-  kind: SeatMailKind,
-): Promise<void> {
-  const [podclub] = await tx
-    .select({ podmeisterId: podclubs.podmeisterId })
-    .from(podclubs)
-    .where(eq(podclubs.id, podclubId))
-  if (!podclub) return
-  const seats = await tx
-    .select({ userId: registrations.userId })
-    .from(registrations)
-    .where(eq(registrations.podclubId, podclubId))
-  const concerned = [podclub.podmeisterId, ...seats.map((s) => s.userId)]
-  await mailSeatChanges(
-    tx,
-    deps,
-    podclubId,
-    concerned.map((userId) => ({ userId, kind })),
   )
 }

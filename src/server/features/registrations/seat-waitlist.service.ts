@@ -1,13 +1,13 @@
 import { and, asc, count, eq, lte } from 'drizzle-orm'
-import { SEATS_PER_PODCLUB, type SeatWaitlistState } from '#contract/podclubs'
+import type { SeatWaitlistState } from '#contract/podclubs'
 import type { Tx } from '../../db/client'
 import { podclubs, registrations, seatWaitlist } from '../../db/schema/index'
 import { runOnce } from '../../db/idempotency'
 import { transaction } from '../../db/transaction'
 import type { AppDeps } from '../../deps'
 import type { AuthUser } from '../../plugins/session'
-import { bumpPodclubsVersion } from '../podclubs/podclubs.version'
-import { lockForSeatChange, refuse, seatsTaken } from './seat-lock'
+import { isOpenForSeats, readSeatsLeft } from '../podclubs/podclubs.rules'
+import { lockForSeatChange, refuse } from './seat-lock'
 import { mailSeatChanges } from './seat-notify'
 
 async function positionOf(tx: Tx, podclubId: number, entryId: number): Promise<number> {
@@ -47,25 +47,21 @@ async function toggleSeatWaitlistIn(
   actor: AuthUser,
   podclubId: number,
 ): Promise<SeatWaitlistState> {
-  const { podclub, held, taken } = await lockForSeatChange(tx, deps, podclubId, actor.id)
+  const { podclub, held, left } = await lockForSeatChange(tx, deps, podclubId, actor.id)
   if (podclub.podmeisterId === actor.id) {
     throw refuse('The podmeister always has a seat and cannot join the seat waitlist.')
   }
   if (held) throw refuse('You already have a seat at this podclub.')
   const mine = and(eq(seatWaitlist.podclubId, podclub.id), eq(seatWaitlist.userId, actor.id))
-  const [left] = await tx.delete(seatWaitlist).where(mine).returning({ id: seatWaitlist.id })
-  if (left) {
-    await bumpPodclubsVersion(tx)
-    return { waitlisted: false, position: null }
-  }
-  if (taken < SEATS_PER_PODCLUB) {
+  const [gone] = await tx.delete(seatWaitlist).where(mine).returning({ id: seatWaitlist.id })
+  if (gone) return { waitlisted: false, position: null }
+  if (left > 0) {
     throw refuse('A seat is free: register for it instead of joining the seat waitlist.')
   }
   const [entry] = await tx
     .insert(seatWaitlist)
     .values({ podclubId: podclub.id, userId: actor.id })
     .returning({ id: seatWaitlist.id })
-  await bumpPodclubsVersion(tx)
   return { waitlisted: true, position: await positionOf(tx, podclub.id, entry!.id) }
 }
 
@@ -84,10 +80,9 @@ export async function promoteFromSeatWaitlist(
     .select({ status: podclubs.status, startsAt: podclubs.startsAt })
     .from(podclubs)
     .where(eq(podclubs.id, podclubId))
-  if (!podclub || podclub.status !== 'upcoming') return []
-  if (podclub.startsAt.getTime() <= deps.clock.now().getTime()) return []
+  if (!podclub || !isOpenForSeats(podclub, deps.clock.now())) return []
 
-  const free = SEATS_PER_PODCLUB - (await seatsTaken(tx, podclubId))
+  const free = await readSeatsLeft(tx, podclubId)
   if (free <= 0) return []
   const next = await tx
     .select({ id: seatWaitlist.id, userId: seatWaitlist.userId })
@@ -107,7 +102,6 @@ export async function promoteFromSeatWaitlist(
     podclubId,
     promoted.map((userId) => ({ userId, kind: 'promoted' as const })),
   )
-  await bumpPodclubsVersion(tx)
   return promoted
 }
 

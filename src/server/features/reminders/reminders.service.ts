@@ -1,9 +1,10 @@
 import { and, eq, gt, lte, or, type SQL } from 'drizzle-orm'
 import type { Tx } from '../../db/client'
-import { podcasts, podclubs, registrations, users } from '../../db/schema/index'
+import { podcasts, podclubs } from '../../db/schema/index'
 import { transaction } from '../../db/transaction'
 import type { AppDeps } from '../../deps'
 import { enqueueMail } from '../mail/mail.service'
+import { readParticipants } from '../podclubs/podclubs.rules'
 import { type NoticeKind, reminderMail } from './reminders.mail'
 
 const MINUTE = 60_000
@@ -70,19 +71,7 @@ async function claimNotice(
     .select({ name: podcasts.name })
     .from(podcasts)
     .where(eq(podcasts.id, claimed.podcastId))
-  const attendees = await tx
-    .select({ id: users.id, username: users.username, email: users.email })
-    .from(registrations)
-    .innerJoin(users, eq(users.id, registrations.userId))
-    .where(eq(registrations.podclubId, podclubId))
-  const [podmeister] = await tx
-    .select({ id: users.id, username: users.username, email: users.email })
-    .from(users)
-    .where(eq(users.id, claimed.podmeisterId))
-  const recipients = [
-    ...(podmeister ? [{ ...podmeister, isPodmeister: true }] : []),
-    ...attendees.filter((a) => a.id !== podmeister?.id).map((a) => ({ ...a, isPodmeister: false })),
-  ]
+  const recipients = await readParticipants(tx, podclubId)
   const podclub = {
     id: claimed.id,
     episodeTitle: claimed.episodeTitle,

@@ -29,6 +29,7 @@ const podclub: ControlPanelPodclub = {
 
 const EMPTY_PANEL: ControlPanel = {
   all_podclubs: [],
+  recently_completed: [],
   email_tracker: [],
   welcome_codes: [],
   users_this_month: [],
@@ -36,6 +37,19 @@ const EMPTY_PANEL: ControlPanel = {
   suggestions: [],
   feedback: [],
 }
+
+/** The columns of the upcoming table (spec 2, Control panel), also those of recently completed. */
+const SPEC_COLUMNS = [
+  'ID',
+  'Title',
+  'Location',
+  'Podmeister',
+  'Date & Time',
+  '1 Week Notice',
+  '1 Day Notice',
+  '10 Min Notice',
+  'Complete',
+]
 
 function panelOf(overrides: Partial<ControlPanel> = {}): ControlPanel {
   return { ...EMPTY_PANEL, all_podclubs: [podclub], ...overrides }
@@ -78,17 +92,7 @@ describe('control panel: upcoming podclubs', () => {
     const headers = within(table)
       .getAllByRole('columnheader')
       .map((h) => h.textContent)
-    expect(headers).toEqual([
-      'ID',
-      'Title',
-      'Location',
-      'Podmeister',
-      'Date & Time',
-      '1 Week Notice',
-      '1 Day Notice',
-      '10 Min Notice',
-      'Complete',
-    ])
+    expect(headers).toEqual(SPEC_COLUMNS)
     const [, row] = within(table).getAllByRole('row')
     const cells = within(row!).getAllByRole('cell')
     expect(cells.map((c) => c.textContent)).toEqual([
@@ -139,34 +143,98 @@ describe('control panel: upcoming podclubs', () => {
     expect(screen.getByRole('button', { name: 'Send Notice' })).toBeEnabled()
   })
 
-  it('marks a podclub complete, then shows a green check', async () => {
+  it('asks before marking a podclub complete; Cancel sends nothing', async () => {
+    const { user, api } = await renderPanel()
+    const button = screen.getByRole('button', { name: 'Mark Complete' })
+    expect(button).toHaveAccessibleDescription('The Sound of a Shrinking Room')
+    await user.click(button)
+    const dialog = await screen.findByRole('alertdialog', {
+      name: 'Mark this podclub complete?',
+    })
+    expect(dialog).toHaveAccessibleDescription(
+      '‘The Sound of a Shrinking Room’ on Thursday, December 24 at 6:30 PM becomes a past podclub: its members earn cred and can post hindsights. Only a podclub that has started can be completed.',
+    )
+    // Focus starts on Cancel, so Enter does not complete by accident.
+    expect(within(dialog).getByRole('button', { name: 'Cancel' })).toHaveFocus()
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }))
+    expect(screen.queryByRole('alertdialog')).toBeNull()
+    expect(api.callsTo('triggerNotice')).toEqual([])
+    expect(screen.getByRole('button', { name: 'Mark Complete' })).toBeEnabled()
+  })
+
+  it('marks a podclub complete once confirmed, keeps its row with a green check and lists it as recently completed', async () => {
     const { user, api } = await renderPanel({
       triggerNotice: () =>
         reply(triggerResponseSchema, { data: { ...podclub, status: 'completed' } }),
     })
-    const button = screen.getByRole('button', { name: 'Mark Complete' })
-    expect(button).toHaveAccessibleDescription('The Sound of a Shrinking Room')
-    await user.click(button)
+    await user.click(screen.getByRole('button', { name: 'Mark Complete' }))
+    const dialog = await screen.findByRole('alertdialog')
+    await user.click(within(dialog).getByRole('button', { name: 'Yes, Mark Complete' }))
 
     await waitFor(() => expect(toastText()).toEqual(['podclub marked as complete']))
-    const row = screen.getAllByRole('row')[1]!
-    expect(within(row).getAllByRole('cell')[8]).toHaveTextContent('completed')
+    const upcoming = screen.getByRole('region', { name: 'Upcoming podclubs' })
+    const [, row] = within(upcoming).getAllByRole('row')
+    expect(within(row!).getAllByRole('cell')[1]).toHaveTextContent('The Sound of a Shrinking Room')
+    expect(within(row!).getAllByRole('cell')[8]).toHaveTextContent('completed')
     expect(screen.queryByRole('button', { name: 'Mark Complete' })).toBeNull()
+    const completed = screen.getByRole('region', { name: 'Recently completed' })
+    const [, done] = within(completed).getAllByRole('row')
+    expect(within(done!).getAllByRole('cell')[0]).toHaveTextContent('12')
+    expect(within(done!).getAllByRole('cell')[8]).toHaveTextContent('completed')
+    expect(api.callsTo('triggerNotice')).toHaveLength(1)
     expect(api.callsTo('triggerNotice')[0]?.body).toEqual({
       podclub_pk: 12,
       notice_type: 'complete',
     })
   })
 
-  it("says 'Failed to complete podclub' when refused", async () => {
+  it('lists the completed podclubs the server answers, in the columns of the upcoming table', async () => {
+    const past: ControlPanelPodclub = {
+      ...podclub,
+      id: 7,
+      episode_title: 'Letters Never Sent',
+      status: 'completed',
+      ten_min_notice_sent: true,
+    }
+    await renderPanel({}, panelOf({ all_podclubs: [], recently_completed: [past] }))
+    expect(screen.getByText('No upcoming podclubs.')).toBeInTheDocument()
+    const table = within(screen.getByRole('region', { name: 'Recently completed' })).getByRole(
+      'table',
+    )
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(SPEC_COLUMNS)
+    const [, row] = within(table).getAllByRole('row')
+    expect(
+      within(row!)
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    ).toEqual([
+      '7',
+      'Letters Never Sent',
+      'NYC',
+      'maya.r',
+      'Thursday, December 246:30 PM',
+      'sent',
+      'not sent',
+      'sent',
+      'completed',
+    ])
+  })
+
+  it("says 'Failed to complete podclub' with the server's reason when refused", async () => {
+    const notYet =
+      'This podclub has not started yet: it can be completed from Thursday, December 24, 2026 at 6:30 PM EST.'
     const { user } = await renderPanel({
-      triggerNotice: () =>
-        replyError(409, { detail: 'This podclub is already completed.', code: 'CONFLICT' }),
+      triggerNotice: () => replyError(409, { detail: notYet, code: 'CONFLICT' }),
     })
     await user.click(screen.getByRole('button', { name: 'Mark Complete' }))
-    await waitFor(() =>
-      expect(toastText()).toEqual(['Failed to complete podclubThis podclub is already completed.']),
-    )
+    await user.click(await screen.findByRole('button', { name: 'Yes, Mark Complete' }))
+    await waitFor(() => expect(toastText()).toEqual([`Failed to complete podclub${notYet}`]))
+    expect(screen.getByRole('button', { name: 'Mark Complete' })).toBeEnabled()
+    expect(screen.getByText('No completed podclubs yet.')).toBeInTheDocument()
   })
 })
 

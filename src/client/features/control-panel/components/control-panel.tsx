@@ -15,7 +15,7 @@ import { EmailActivityTable } from './email-activity-table'
 import { InviteCodesSection } from './invite-codes-section'
 import { NewUsersList } from './new-users-list'
 import { QuickRegistrationForm } from './quick-registration-form'
-import { UpcomingPodclubsTable } from './upcoming-podclubs-table'
+import { RecentlyCompletedTable, UpcomingPodclubsTable } from './upcoming-podclubs-table'
 
 /** The operators' screen (spec 2, Control panel): what is coming, what was sent, who joined. */
 export function ControlPanel() {
@@ -65,6 +65,14 @@ export function ControlPanel() {
     <div className="grid min-w-0 grid-cols-1 gap-10" aria-busy={panel.isFetching || undefined}>
       <SectionCard id="upcoming" title="Upcoming podclubs" actions={refresh}>
         <UpcomingPodclubsTable podclubs={data.all_podclubs} />
+      </SectionCard>
+
+      <SectionCard
+        id="recently-completed"
+        title="Recently completed"
+        description="The latest podclubs marked complete, the last one first."
+      >
+        <RecentlyCompletedTable podclubs={data.recently_completed} />
       </SectionCard>
 
       <SectionCard

@@ -18,6 +18,7 @@ async function renderPanel(handlers: Handlers = {}) {
         reply(controlPanelResponseSchema, {
           data: {
             all_podclubs: [],
+            recently_completed: [],
             email_tracker: [],
             welcome_codes: [],
             users_this_month: [],

@@ -37,6 +37,7 @@ async function renderPanel(handlers: Handlers = {}) {
         reply(controlPanelResponseSchema, {
           data: {
             all_podclubs: [podclub],
+            recently_completed: [],
             email_tracker: [],
             welcome_codes: [],
             users_this_month: [],

@@ -1,5 +1,15 @@
+import { useState } from 'react'
 import type { ControlPanelPodclub } from '#contract/control-panel'
 import { PendingButton } from '#client/components/form/pending-button'
+import {
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogTitle,
+} from '#client/components/ui/alert-dialog'
 import { Table, TableCell, TableHead, TableRegion, TableRow } from '#client/components/ui/table'
 import { toast } from '#client/lib/toast'
 import { useTriggerNotice } from '../api/trigger-notice'
@@ -20,11 +30,30 @@ const COLUMNS = [
 const LOCATION_LABELS = { zoom: 'Zoom', nyc: 'NYC' } as const
 
 export function UpcomingPodclubsTable({ podclubs }: { podclubs: ControlPanelPodclub[] }) {
+  return (
+    <PodclubsTable label="Upcoming podclubs" empty="No upcoming podclubs." podclubs={podclubs} />
+  )
+}
+
+/** The latest completed podclubs, in the columns of the upcoming table, each with its check. */
+export function RecentlyCompletedTable({ podclubs }: { podclubs: ControlPanelPodclub[] }) {
+  return (
+    <PodclubsTable
+      label="Recently completed"
+      empty="No completed podclubs yet."
+      podclubs={podclubs}
+    />
+  )
+}
+
+type PodclubsTableProps = { label: string; empty: string; podclubs: ControlPanelPodclub[] }
+
+function PodclubsTable({ label, empty, podclubs }: PodclubsTableProps) {
   if (podclubs.length === 0) {
-    return <p className="text-sm text-ink-muted">No upcoming podclubs.</p>
+    return <p className="text-sm text-ink-muted">{empty}</p>
   }
   return (
-    <TableRegion label="Upcoming podclubs">
+    <TableRegion label={label}>
       <Table className="min-w-[46rem]">
         <thead>
           <tr>
@@ -35,7 +64,7 @@ export function UpcomingPodclubsTable({ podclubs }: { podclubs: ControlPanelPodc
         </thead>
         <tbody>
           {podclubs.map((podclub) => (
-            <PodclubRow key={podclub.id} podclub={podclub} />
+            <PodclubRow key={podclub.id} podclub={podclub} idPrefix={label} />
           ))}
         </tbody>
       </Table>
@@ -43,10 +72,12 @@ export function UpcomingPodclubsTable({ podclubs }: { podclubs: ControlPanelPodc
   )
 }
 
-function PodclubRow({ podclub }: { podclub: ControlPanelPodclub }) {
+function PodclubRow({ podclub, idPrefix }: { podclub: ControlPanelPodclub; idPrefix: string }) {
   const notice = useTriggerNotice()
   const complete = useTriggerNotice()
-  const titleId = `podclub-${podclub.id}-title`
+  const [isConfirming, setIsConfirming] = useState(false)
+  // A podclub can be in both tables at once (just completed): ids stay unique per table.
+  const titleId = `${idPrefix.toLowerCase().replace(/\W+/g, '-')}-${podclub.id}-title`
   const isCompleted = podclub.status === 'completed'
 
   function handleSendNotice() {
@@ -64,7 +95,9 @@ function PodclubRow({ podclub }: { podclub: ControlPanelPodclub }) {
     )
   }
 
+  // Completing is final for members (cred, the past list, hindsights): the operator confirms it.
   function handleMarkComplete() {
+    setIsConfirming(false)
     complete.mutate(
       { podclub_pk: podclub.id, notice_type: 'complete' },
       {
@@ -120,16 +153,34 @@ function PodclubRow({ podclub }: { podclub: ControlPanelPodclub }) {
         {isCompleted ? (
           <StatusMark done doneLabel="completed" notDoneLabel="not completed" />
         ) : (
-          <PendingButton
-            type="button"
-            size="sm"
-            variant="outline"
-            aria-describedby={titleId}
-            isPending={complete.isPending}
-            onClick={handleMarkComplete}
-          >
-            Mark Complete
-          </PendingButton>
+          <>
+            <PendingButton
+              type="button"
+              size="sm"
+              variant="outline"
+              aria-describedby={titleId}
+              isPending={complete.isPending}
+              onClick={() => setIsConfirming(true)}
+            >
+              Mark Complete
+            </PendingButton>
+            <AlertDialog open={isConfirming} onOpenChange={setIsConfirming}>
+              <AlertDialogContent>
+                <AlertDialogTitle>Mark this podclub complete?</AlertDialogTitle>
+                <AlertDialogDescription>
+                  &lsquo;{podclub.episode_title}&rsquo; on {podclub.pretty_date} at{' '}
+                  {podclub.pretty_time} becomes a past podclub: its members earn cred and can post
+                  hindsights. Only a podclub that has started can be completed.
+                </AlertDialogDescription>
+                <AlertDialogFooter>
+                  <AlertDialogCancel>Cancel</AlertDialogCancel>
+                  <AlertDialogAction onClick={handleMarkComplete}>
+                    Yes, Mark Complete
+                  </AlertDialogAction>
+                </AlertDialogFooter>
+              </AlertDialogContent>
+            </AlertDialog>
+          </>
         )}
       </TableCell>
     </TableRow>
