@@ -1,10 +1,14 @@
 // npm run bench [-- --db postgres] [--duration 10] [--connections 50]
 //
-// Measures GET /api/v1/all_upcoming_podclubs/ against a bare reference route that answers a
-// constant JSON body of the same size, on a fresh database holding 60 upcoming podclubs (some
-// with seats taken). The server runs in a child process (as `npm start` would, on PGlite in a
-// temporary DATA_DIR, or on a fresh database of the PostgreSQL at BENCH_DATABASE_URL); this
-// process drives the load with autocannon (50 keep-alive connections for 10 s by default).
+// Measures the busiest reads against a bare reference route that answers a constant JSON body
+// the size of the feed, on a fresh database holding 60 upcoming podclubs (some with seats
+// taken): the feed for a visitor and for a member, a podclub's detail, the splash stats, whoami
+// and the profile of a logged-in member; then the feed again while 10 more connections take and
+// give back seats, checking that every read after a seat change shows it. The server runs in a
+// child process (as `npm start` would, on PGlite in a temporary DATA_DIR, or on a fresh database
+// of the PostgreSQL at BENCH_DATABASE_URL); this process drives the load with autocannon (50
+// keep-alive connections for 10 s a route by default). Goal: each read >= 0.5 x the reference's
+// req/s with p99 < 50 ms.
 import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -12,6 +16,16 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
 import pg from 'pg'
+import { getWhoamiEndpoint, loginEndpoint } from '../src/contract/auth'
+import { API_PREFIX } from '../src/contract/endpoint'
+import { getPodclubDetailEndpoint } from '../src/contract/podclub-detail'
+import {
+  getSplashStatsEndpoint,
+  listUpcomingPodclubsEndpoint,
+  toggleRegistrationEndpoint,
+} from '../src/contract/podclubs'
+import { buildPath } from '../src/contract/path'
+import { getProfileEndpoint } from '../src/contract/profile'
 
 type Options = { db: 'pglite' | 'postgres'; duration: number; connections: number }
 
@@ -30,7 +44,11 @@ function readOptions(argv: string[]): Options {
 }
 
 const POSTGRES_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
-const FEED_PATH = '/api/v1/all_upcoming_podclubs/'
+const api = (path: string) => `${API_PREFIX}${path}`
+const FEED_PATH = api(listUpcomingPodclubsEndpoint.path)
+const BENCH_PASSWORD = 'bench-password-1'
+/** Members who take and give back seats during the mixed run, one per connection. */
+const TOGGLERS = 10
 const REFERENCE_PATH = '/bench/reference/'
 
 // ---------------------------------------------------------------------------------------------
@@ -39,7 +57,8 @@ const REFERENCE_PATH = '/bench/reference/'
 async function serve(options: Options) {
   const { buildApp } = await import('../src/server/app')
   const { openPglite, openPostgres } = await import('../src/server/db/client')
-  const { registrations, users } = await import('../src/server/db/schema/index')
+  const { podclubs, registrations, users } = await import('../src/server/db/schema/index')
+  const { hashPassword } = await import('../src/server/lib/passwords')
   const { insertPodclub } = await import('../src/server/features/podclubs/podclubs.fixtures')
   const { parseEnv } = await import('../src/server/lib/env')
   const { systemClock } = await import('../src/server/lib/clock')
@@ -112,6 +131,29 @@ async function serve(options: Options) {
   // A cancelled one the feed leaves out. Every write above raised the feed version itself.
   await insertPodclub(db, people[0]!.id, { status: 'cancelled' })
 
+  // Members who log in: one reads (with seats of its own, for its profile), the others toggle.
+  const passwordHash = await hashPassword(BENCH_PASSWORD)
+  const loggedIn = await db
+    .insert(users)
+    .values(
+      ['bench.reader', ...Array.from({ length: TOGGLERS + 1 }, (_, i) => `bench.toggler${i}`)].map(
+        (username) => ({ username, email: `${username}@example.com`, passwordHash }),
+      ),
+    )
+    .returning({ id: users.id })
+  const upcoming = await db.select({ id: podclubs.id }).from(podclubs).orderBy(podclubs.id)
+  await db
+    .insert(registrations)
+    .values(upcoming.slice(1, 6).map((p) => ({ podclubId: p.id, userId: loggedIn[0]!.id })))
+  // Two podclubs the togglers share (five each, so nobody finds one full), and one the
+  // freshness checker toggles alone.
+  const later = (days: number) => ({ startsAt: new Date(Date.now() + days * 24 * 3600 * 1000) })
+  const [contestedA, contestedB, quiet] = await Promise.all([
+    insertPodclub(db, people[1]!.id, later(90)),
+    insertPodclub(db, people[2]!.id, later(91)),
+    insertPodclub(db, people[3]!.id, later(92)),
+  ])
+
   const env = parseEnv({
     NODE_ENV: 'production',
     APP_URL: 'http://127.0.0.1',
@@ -127,6 +169,8 @@ async function serve(options: Options) {
     wakeJobs: () => {},
     sessionSecret: env.SESSION_SECRET!,
     clubInviteCode: 'benchclub',
+    // A measurement of speed: the seat toggles would hit their per-member limit in a second.
+    rateLimits: false,
   })
   let referenceBody = Buffer.alloc(0)
   app.get(REFERENCE_PATH, { schema: { hide: true } }, (_request, reply) => {
@@ -140,11 +184,16 @@ async function serve(options: Options) {
   const address = app.server.address()
   const port = typeof address === 'object' && address ? address.port : 0
   const list = JSON.parse(first.body) as { data: { seats_left: number }[] }
-  process.stdout.write(
-    `READY ${port} ${Buffer.byteLength(first.body)} ${list.data.length} ${
-      list.data.filter((p) => p.seats_left < 9).length
-    }\n`,
-  )
+  const ready: Ready = {
+    port,
+    size: Buffer.byteLength(first.body),
+    count: list.data.length,
+    withSeats: list.data.filter((p) => p.seats_left < 9).length,
+    detailId: upcoming[1]!.id,
+    contestedIds: [contestedA.id, contestedB.id],
+    quietId: quiet.id,
+  }
+  process.stdout.write(`READY ${JSON.stringify(ready)}\n`)
   const stop = async () => {
     await app.close()
     await database.close()
@@ -157,7 +206,59 @@ async function serve(options: Options) {
 // ---------------------------------------------------------------------------------------------
 // The load generator (this process)
 
+type Ready = {
+  port: number
+  size: number
+  count: number
+  withSeats: number
+  detailId: number
+  contestedIds: [number, number]
+  quietId: number
+}
+
 type Result = { rps: number; p50: number; p99: number; requests: number; errors: number }
+
+/** Two loads run side by side, as one: their rates add up, the slower latencies stand. */
+function combined(a: Result, b: Result): Result {
+  return {
+    rps: a.rps + b.rps,
+    p50: Math.max(a.p50, b.p50),
+    p99: Math.max(a.p99, b.p99),
+    requests: a.requests + b.requests,
+    errors: a.errors + b.errors,
+  }
+}
+
+/** A member's browser: the cookies and the CSRF token to send after logging in. */
+type Login = { cookie: string; csrf: string }
+
+/** Logs `username` in through the API, as the page does. */
+async function login(base: string, username: string): Promise<Login> {
+  const jar = new Map<string, string>()
+  const keep = (res: Response) => {
+    for (const line of res.headers.getSetCookie()) {
+      const [pair = ''] = line.split(';')
+      const at = pair.indexOf('=')
+      jar.set(pair.slice(0, at), pair.slice(at + 1))
+    }
+  }
+  keep(await fetch(`${base}${api(getWhoamiEndpoint.path)}`))
+  const res = await fetch(`${base}${api(loginEndpoint.path)}`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; '),
+      'x-csrftoken': jar.get('csrftoken') ?? '',
+    },
+    body: JSON.stringify({ username, password: BENCH_PASSWORD }),
+  })
+  if (!res.ok) throw new Error(`login of ${username} failed: ${res.status} ${await res.text()}`)
+  keep(res)
+  return {
+    cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; '),
+    csrf: jar.get('csrftoken') ?? '',
+  }
+}
 
 /** autocannon against one path: `connections` keep-alive connections for `seconds`. */
 async function load(
@@ -165,11 +266,13 @@ async function load(
   urlPath: string,
   seconds: number,
   connections: number,
+  options: Partial<autocannon.Options> = {},
 ): Promise<Result> {
   const result = await autocannon({
     url: `http://127.0.0.1:${port}${urlPath}`,
     connections,
     duration: seconds,
+    ...options,
   })
   return {
     rps: result.requests.average,
@@ -180,11 +283,44 @@ async function load(
   }
 }
 
-function summary(label: string, r: Result) {
-  console.log(
-    `${label.padEnd(28)} ${r.rps.toFixed(0).padStart(7)} req/s   p50 ${r.p50.toFixed(2).padStart(6)} ms   p99 ${r.p99.toFixed(2).padStart(6)} ms   (${r.requests} answers, ${r.errors} errors)`,
-  )
-  return r.rps
+/** `judged`: a read held to the goal (the reference and the writes are not). */
+type Row = { label: string; result: Result; judged?: boolean }
+
+function printTable(rows: Row[], reference: Result) {
+  console.log('\n| call | req/s | × reference | p50 | p99 | errors | goal |')
+  console.log('|---|---|---|---|---|---|---|')
+  for (const { label, result, judged = true } of rows) {
+    const ratio = result.rps / reference.rps
+    const met = ratio >= 0.5 && result.p99 < 50
+    console.log(
+      `| ${label} | ${result.rps.toFixed(0)} | ${ratio.toFixed(2)} | ${result.p50.toFixed(1)} ms | ` +
+        `${result.p99.toFixed(1)} ms | ${result.errors} | ${judged ? (met ? 'met' : 'MISSED') : '—'} |`,
+    )
+  }
+}
+
+/**
+ * While seats change, toggles the quiet podclub alone, again and again, and reads the feed right
+ * after each answer: the feed must show the seats that answer gave. Returns the reads and how
+ * many were stale.
+ */
+async function checkFreshness(base: string, member: Login, podclubId: number, until: number) {
+  let reads = 0
+  let stale = 0
+  while (Date.now() < until) {
+    const toggled = await fetch(
+      `${base}${api(buildPath(toggleRegistrationEndpoint.path, { podclubId }))}`,
+      { method: 'POST', headers: { cookie: member.cookie, 'x-csrftoken': member.csrf } },
+    )
+    if (!toggled.ok) throw new Error(`the checker's toggle answered ${toggled.status}`)
+    const { data: answer } = (await toggled.json()) as { data: { seats_left: number } }
+    const feed = (await (await fetch(`${base}${FEED_PATH}`)).json()) as {
+      data: { id: number; seats_left: number }[]
+    }
+    reads += 1
+    if (feed.data.find((p) => p.id === podclubId)?.seats_left !== answer.seats_left) stale += 1
+  }
+  return { reads, stale }
 }
 
 async function run(options: Options) {
@@ -192,33 +328,82 @@ async function run(options: Options) {
   const child = spawn(process.execPath, ['--import', 'tsx', self, '--serve', '--db', options.db], {
     stdio: ['ignore', 'pipe', 'inherit'],
   })
-  const ready = await new Promise<string[]>((resolve, reject) => {
+  const ready = await new Promise<Ready>((resolve, reject) => {
     let out = ''
     child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString()
       const line = out.split('\n').find((l) => l.startsWith('READY '))
-      if (line) resolve(line.split(' ').slice(1))
+      if (line) resolve(JSON.parse(line.slice('READY '.length)) as Ready)
     })
     child.once('exit', (code) => reject(new Error(`the bench server exited with ${code}`)))
   })
-  const [portText, size, count, withSeats] = ready
-  const port = Number(portText)
+  const { port } = ready
+  const base = `http://127.0.0.1:${port}`
+  const { duration, connections } = options
   try {
     console.log(
-      `engine ${options.db}; ${count} upcoming podclubs (${withSeats} with seats taken); body ${size} bytes; ` +
-        `${options.connections} connections, ${options.duration} s each`,
+      `engine ${options.db}; ${ready.count} upcoming podclubs (${ready.withSeats} with seats taken); ` +
+        `feed body ${ready.size} bytes; ${connections} connections, ${duration} s each`,
     )
-    // Warm both routes up (JIT, connection pool, the feed's cache) before measuring.
-    await load(port, FEED_PATH, 1, options.connections)
-    await load(port, REFERENCE_PATH, 1, options.connections)
-    const feed = await load(port, FEED_PATH, options.duration, options.connections)
-    const reference = await load(port, REFERENCE_PATH, options.duration, options.connections)
-    const feedRps = summary('GET /all_upcoming_podclubs/', feed)
-    const referenceRps = summary('reference (constant body)', reference)
-    const ratio = feedRps / referenceRps
-    const p99 = feed.p99
+    const reader = await login(base, 'bench.reader')
+    const asReader = { headers: { cookie: reader.cookie } }
+    const reads: [string, string, Partial<autocannon.Options>][] = [
+      ['GET /all_upcoming_podclubs/ (visitor)', FEED_PATH, {}],
+      ['GET /all_upcoming_podclubs/ (member)', FEED_PATH, asReader],
+      [
+        'GET /podclubs/:id/',
+        api(buildPath(getPodclubDetailEndpoint.path, { podclubId: ready.detailId })),
+        {},
+      ],
+      ['GET /splash/', api(getSplashStatsEndpoint.path), {}],
+      ['GET /whoami/ (logged in)', api(getWhoamiEndpoint.path), asReader],
+      ['GET /profile/', api(getProfileEndpoint.path), asReader],
+    ]
+    // Warm every route up (JIT, connection pool, the feed's cache) before measuring.
+    await load(port, REFERENCE_PATH, 1, connections)
+    for (const [, urlPath, extra] of reads) await load(port, urlPath, 1, connections, extra)
+
+    const reference = await load(port, REFERENCE_PATH, duration, connections)
+    const rows: Row[] = [{ label: 'reference (constant body)', result: reference, judged: false }]
+    for (const [label, urlPath, extra] of reads) {
+      rows.push({ label, result: await load(port, urlPath, duration, connections, extra) })
+    }
+
+    // The feed while seats change: 10 members toggle one podclub on their own connections.
+    const togglers = await Promise.all(
+      Array.from({ length: TOGGLERS }, (_, i) => login(base, `bench.toggler${i}`)),
+    )
+    const checker = await login(base, `bench.toggler${TOGGLERS}`)
+    const toggling = ready.contestedIds.map((podclubId, half) => {
+      const members = togglers.filter((_, i) => i % 2 === half)
+      let next = 0
+      return load(
+        port,
+        api(buildPath(toggleRegistrationEndpoint.path, { podclubId })),
+        duration,
+        members.length,
+        {
+          method: 'POST',
+          setupClient: (client) => {
+            const member = members[next++ % members.length]!
+            client.setHeaders({ cookie: member.cookie, 'x-csrftoken': member.csrf })
+          },
+        },
+      )
+    })
+    const writes = Promise.all(toggling).then(([a, b]) => combined(a!, b!))
+    const mixedReads = load(port, FEED_PATH, duration, connections)
+    const freshness = checkFreshness(base, checker, ready.quietId, Date.now() + duration * 1000)
+    const [written, read, fresh] = await Promise.all([writes, mixedReads, freshness])
+    rows.push({ label: 'GET /all_upcoming_podclubs/ while seats change', result: read })
+    rows.push({
+      label: 'POST /register/:id/ (10 members, two podclubs)',
+      result: written,
+      judged: false,
+    })
+    printTable(rows, reference)
     console.log(
-      `feed / reference: ${ratio.toFixed(2)} (goal >= 0.5); feed p99 ${p99.toFixed(1)} ms (goal < 50)`,
+      `\nfreshness: ${fresh.reads} feed reads right after a seat change, ${fresh.stale} stale (goal 0)`,
     )
   } finally {
     const exited = new Promise((r) => child.once('exit', r))
