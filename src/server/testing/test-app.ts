@@ -225,3 +225,17 @@ export function createAgent(app: TestApp['app'], opts: { ip?: string; clock?: Cl
     },
   }
 }
+
+/**
+ * A new member, logged in through the API: their row and a browser-like client. `on` puts the
+ * client on another app instance of the same database (as another process would serve it).
+ */
+export async function loggedInMember(
+  t: TestApp,
+  opts: { clock?: Clock; on?: TestApp; ip?: string } = {},
+) {
+  const user = await createUser(t)
+  const agent = createAgent((opts.on ?? t).app, { clock: opts.clock, ip: opts.ip })
+  await agent.login(user.username, user.password)
+  return { user, agent }
+}

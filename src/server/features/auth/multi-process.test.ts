@@ -1,31 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { inviteCodes } from '../../db/schema/index'
-import { createTestDatabase, type TestDatabase } from '../../testing/test-db'
-import { buildTestApp, createAgent, createUser, type TestApp } from '../../testing/test-app'
-import type { Database } from '../../db/client'
+import { openTwoApps } from '../../testing/two-apps'
+import { createAgent, createUser, type TestApp } from '../../testing/test-app'
 import { bootstrap } from './bootstrap'
 
 /**
  * Two app instances on one database, each with its own connection pool on PostgreSQL: what must
  * hold across app processes (sessions, CSRF, rate limits, single-use codes) holds here.
  */
-let database: TestDatabase
-let second: Database
 let a: TestApp
 let b: TestApp
+let close: () => Promise<void>
 beforeAll(async () => {
-  database = await createTestDatabase()
-  second = await database.connectAgain()
-  a = await buildTestApp({ database, rateLimits: true })
-  b = await buildTestApp({ database: second, rateLimits: true })
+  ;({ a, b, close } = await openTwoApps({ rateLimits: true }))
   await bootstrap(a.db, a.env)
 })
-afterAll(async () => {
-  await a.close()
-  await b.close()
-  await second.close()
-  await database.close()
-})
+afterAll(() => close())
 
 /** A client whose cookies travel between the two instances, like a browser behind a balancer. */
 function balancedAgent(ip: string) {

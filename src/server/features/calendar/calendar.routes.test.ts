@@ -3,7 +3,13 @@ import { getProfileResponseSchema, resetCalendarLinkResponseSchema } from '#cont
 import { podclubs } from '../../db/schema/index'
 import { eq } from 'drizzle-orm'
 import { parseIcs } from '../../testing/ics'
-import { buildTestApp, createAgent, createUser, type TestApp } from '../../testing/test-app'
+import {
+  buildTestApp,
+  createAgent,
+  createUser,
+  type TestApp,
+  loggedInMember,
+} from '../../testing/test-app'
 import { limitKeys } from '../../plugins/rate-limit'
 import { insertPodclub } from '../podclubs/podclubs.fixtures'
 import { calendarLimits } from './calendar.routes'
@@ -14,12 +20,7 @@ beforeAll(async () => {
 })
 afterAll(() => t.close())
 
-async function member() {
-  const user = await createUser(t)
-  const agent = createAgent(t.app)
-  await agent.login(user.username, user.password)
-  return { user, agent }
-}
+const member = () => loggedInMember(t)
 
 /** The path of a calendar URL under APP_URL, for inject(). */
 const pathOf = (url: string) => new URL(url).pathname

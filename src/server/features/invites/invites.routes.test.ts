@@ -2,7 +2,13 @@ import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createInviteResponseSchema } from '#contract/invites'
 import { inviteCodes } from '../../db/schema/index'
-import { buildTestApp, createAgent, createUser, type TestApp } from '../../testing/test-app'
+import {
+  buildTestApp,
+  createAgent,
+  createUser,
+  type TestApp,
+  loggedInMember,
+} from '../../testing/test-app'
 
 let t: TestApp
 beforeAll(async () => {
@@ -10,12 +16,7 @@ beforeAll(async () => {
 })
 afterAll(() => t.close())
 
-async function member() {
-  const user = await createUser(t)
-  const agent = createAgent(t.app)
-  await agent.login(user.username, user.password)
-  return { user, agent }
-}
+const member = () => loggedInMember(t)
 
 describe('POST /invite/', () => {
   it('mails a single-use welcome code with the note, escaped in the html part', async () => {

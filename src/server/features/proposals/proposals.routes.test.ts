@@ -8,7 +8,7 @@ import {
 } from '#contract/proposals'
 import { podcasts, podclubs } from '../../db/schema/index'
 import { fixedClock } from '../../lib/clock'
-import { buildTestApp, createAgent, createUser, type TestApp } from '../../testing/test-app'
+import { buildTestApp, createAgent, type TestApp, loggedInMember } from '../../testing/test-app'
 import { readPodclubsVersion } from '../podclubs/podclubs.version'
 
 // 20:00 in New York on Saturday February 7 2026 is already Sunday the 8th in UTC.
@@ -35,12 +35,7 @@ const valid = {
   location: 'zoom',
 }
 
-async function member() {
-  const user = await createUser(t)
-  const agent = createAgent(t.app, { clock })
-  await agent.login(user.username, user.password)
-  return { user, agent }
-}
+const member = () => loggedInMember(t, { clock })
 
 describe('POST /propose/', () => {
   it('creates an upcoming podclub with the proposer as podmeister, in Eastern time', async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { listPodclubsResponseSchema } from '#contract/podclubs'
 import { openTwoApps } from '../../testing/two-apps'
-import { createAgent, createUser, type TestApp } from '../../testing/test-app'
+import { createAgent, createUser, type TestApp, loggedInMember } from '../../testing/test-app'
 import { insertPodclub } from '../podclubs/podclubs.fixtures'
 
 /**
@@ -16,12 +16,7 @@ beforeAll(async () => {
 })
 afterAll(() => close())
 
-async function memberOn(app: TestApp) {
-  const user = await createUser(a)
-  const agent = createAgent(app.app)
-  await agent.login(user.username, user.password)
-  return { user, agent }
-}
+const memberOn = (app: TestApp) => loggedInMember(a, { on: app })
 
 const feedOf = async (app: TestApp) =>
   listPodclubsResponseSchema.parse(

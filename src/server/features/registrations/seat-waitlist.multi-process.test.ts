@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { asc, count, eq } from 'drizzle-orm'
 import { registrations, seatWaitlist } from '../../db/schema/index'
 import { openTwoApps } from '../../testing/two-apps'
-import { createAgent, createUser, type TestApp } from '../../testing/test-app'
+import { createUser, type TestApp, loggedInMember } from '../../testing/test-app'
 import { insertPodclub } from '../podclubs/podclubs.fixtures'
 
 /**
@@ -17,12 +17,7 @@ beforeAll(async () => {
 })
 afterAll(() => close())
 
-async function memberOn(app: TestApp) {
-  const user = await createUser(a)
-  const agent = createAgent(app.app)
-  await agent.login(user.username, user.password)
-  return { user, agent }
-}
+const memberOn = (app: TestApp) => loggedInMember(a, { on: app })
 
 describe('the seat waitlist across app processes', () => {
   it('keeps 9 seats and the order of the line while 20 cancels and joins race', async () => {

@@ -4,7 +4,13 @@ import { listPodclubsResponseSchema, seatWaitlistStateResponseSchema } from '#co
 import { outboxMessages, podclubs } from '../../db/schema/index'
 import { fixedClock } from '../../lib/clock'
 import { parseIcs } from '../../testing/ics'
-import { buildTestApp, createAgent, createUser, type TestApp } from '../../testing/test-app'
+import {
+  buildTestApp,
+  createAgent,
+  createUser,
+  type TestApp,
+  loggedInMember,
+} from '../../testing/test-app'
 import { insertPodclub } from '../podclubs/podclubs.fixtures'
 
 const clock = fixedClock('2027-01-04T15:00:00Z')
@@ -14,12 +20,7 @@ beforeAll(async () => {
 })
 afterAll(() => t.close())
 
-async function member() {
-  const user = await createUser(t)
-  const agent = createAgent(t.app, { clock })
-  await agent.login(user.username, user.password)
-  return { user, agent }
-}
+const member = () => loggedInMember(t, { clock })
 type Member = Awaited<ReturnType<typeof member>>
 
 /** A podclub two weeks ahead with its 9 seats taken; returns the host and the seat holders. */

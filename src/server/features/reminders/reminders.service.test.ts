@@ -1,10 +1,9 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Database } from '../../db/client'
 import { outboxMessages, podcasts, podclubs, registrations, users } from '../../db/schema/index'
 import { fixedClock } from '../../lib/clock'
-import { buildTestApp, createUser, type TestApp } from '../../testing/test-app'
-import { createTestDatabase, type TestDatabase } from '../../testing/test-db'
+import { createUser, type TestApp } from '../../testing/test-app'
+import { openTwoApps } from '../../testing/two-apps'
 import { updatePodclub } from '../control-panel/control-panel.service'
 import { formatClubDateTime } from '#contract/club-time'
 import { NOTICES, sendDueReminders, sendNoticeNow } from './reminders.service'
@@ -13,26 +12,16 @@ const MINUTE = 60_000
 const DAY = 24 * 60 * MINUTE
 const clock = fixedClock('2026-12-01T15:00:00Z')
 
-let database: TestDatabase
-let second: Database
 let a: TestApp
 let b: TestApp
+let close: () => Promise<void>
 beforeAll(async () => {
-  database = await createTestDatabase()
-  second = await database.connectAgain()
-  a = await buildTestApp({ database, clock, env: { ZOOM_LINK: 'https://zoom.example/j/42' } })
-  b = await buildTestApp({
-    database: second,
+  ;({ a, b, close } = await openTwoApps({
     clock,
     env: { ZOOM_LINK: 'https://zoom.example/j/42' },
-  })
+  }))
 })
-afterAll(async () => {
-  await a.close()
-  await b.close()
-  await second.close()
-  await database.close()
-})
+afterAll(() => close())
 
 /** A podclub starting `ahead` ms from the clock, hosted by a new member, with two attendees. */
 async function podclubIn(ahead: number, location: 'zoom' | 'nyc' = 'zoom') {

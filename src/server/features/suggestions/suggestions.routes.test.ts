@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createdSchema } from '#contract/suggestions'
 import { feedback, suggestions } from '../../db/schema/index'
-import { buildTestApp, createAgent, createUser, type TestApp } from '../../testing/test-app'
+import { buildTestApp, createAgent, type TestApp, loggedInMember } from '../../testing/test-app'
 
 let t: TestApp
 beforeAll(async () => {
@@ -10,12 +10,7 @@ beforeAll(async () => {
 })
 afterAll(() => t.close())
 
-async function member() {
-  const user = await createUser(t)
-  const agent = createAgent(t.app)
-  await agent.login(user.username, user.password)
-  return { user, agent }
-}
+const member = () => loggedInMember(t)
 
 describe('POST /suggest_podcast/', () => {
   it('keeps the suggestion with its member', async () => {
