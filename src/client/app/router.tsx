@@ -82,14 +82,18 @@ export function createAppRoutes(queryClient: QueryClient): RouteObject[] {
   ]
 }
 
-type Navigator = { navigate: (to: string) => Promise<void> }
+type Navigator = {
+  navigate: (to: string) => Promise<void>
+  state: { location: { pathname: string; search: string } }
+}
 
 /**
  * Wires the api-client's global 401 rule to this app's cache, router and toasts. Returns the
  * function that unplugs it.
  */
 export function connectSessionExpiry(queryClient: QueryClient, router: Navigator) {
-  return setUnauthorizedHandler(() =>
-    handleSessionExpired(queryClient, (to) => router.navigate(to)),
-  )
+  return setUnauthorizedHandler(() => {
+    const { pathname, search } = router.state.location
+    handleSessionExpired(queryClient, (to) => router.navigate(to), `${pathname}${search}`)
+  })
 }
