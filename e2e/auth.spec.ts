@@ -4,6 +4,7 @@ import {
   createMember,
   createPodclub,
   expect,
+  expectNoAxeViolations,
   loginThroughPage,
   test,
   waitForMail,
@@ -23,6 +24,8 @@ async function dropSessionCookie(context: BrowserContext) {
 async function expectOnlyTheSessionMessage(page: Page, failureTitle: string) {
   await expect(toasts(page)).toHaveCount(1)
   await expect(toasts(page).first()).toContainText('Session expired. Please login again.')
+  // Read it as a person would, pointer on it: that holds it open past its 5 seconds.
+  await toasts(page).first().hover()
   // The action's failure would follow within moments; it must not replace the message.
   await page.waitForTimeout(1_000)
   await expect(toasts(page)).toHaveCount(1)
@@ -130,6 +133,10 @@ test.describe('a session that ended', () => {
     await card.getByRole('button', { name: '[ register ]' }).click()
     await expectOnlyTheSessionMessage(page, 'Registration failed')
     await expect(page.getByRole('banner').getByRole('link', { name: '[ login ]' })).toBeVisible()
+    await expectNoAxeViolations(page, 'the session message')
+    if (process.env.E2E_SCREENSHOTS_DIR) {
+      await page.screenshot({ path: `${process.env.E2E_SCREENSHOTS_DIR}/session-ended.png` })
+    }
     const back = toasts(page).first().getByRole('link', { name: '[ login ]' })
     await expect(back).toHaveAttribute('href', '/login?next=%2Fhome')
     await back.click()
