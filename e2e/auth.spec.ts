@@ -1,5 +1,38 @@
+import type { BrowserContext, Page, Route } from '@playwright/test'
 import { e2e } from './env'
-import { createMember, expect, loginThroughPage, test, waitForMail } from './fixtures'
+import {
+  createMember,
+  createPodclub,
+  expect,
+  expectNoAxeViolations,
+  loginThroughPage,
+  test,
+  waitForMail,
+} from './fixtures'
+
+/** The toasts on screen (Radix lists them in its 'Notifications' region). */
+function toasts(page: Page) {
+  return page.getByRole('region', { name: /notifications/i }).getByRole('listitem')
+}
+
+/** Ends the session as an expiry or a logout elsewhere would: the browser's cookie is gone. */
+async function dropSessionCookie(context: BrowserContext) {
+  await context.clearCookies({ name: 'sessionid' })
+}
+
+/** Exactly one toast, the session's, and none of the action's own failure, for a while. */
+async function expectOnlyTheSessionMessage(page: Page, failureTitle: string) {
+  await expect(toasts(page)).toHaveCount(1)
+  await expect(toasts(page).first()).toContainText('Session expired. Please login again.')
+  // Read it as a person would, pointer on it: that holds it open past its 5 seconds.
+  await toasts(page).first().hover()
+  // The action's failure would follow within moments; it must not replace the message.
+  await page.waitForTimeout(1_000)
+  await expect(toasts(page)).toHaveCount(1)
+  await expect(toasts(page).first()).toContainText('Session expired. Please login again.')
+  await expect(page.getByText(failureTitle)).toHaveCount(0)
+  await expect(page.getByText('Authentication credentials were not provided.')).toHaveCount(0)
+}
 
 test.describe('accounts', () => {
   test('the first super user logs in, reaches the control panel and logs out', async ({ page }) => {
@@ -77,4 +110,119 @@ test('the way in and out works from the keyboard alone', async ({ page }) => {
   await expect(page.getByRole('menuitem', { name: '[ logout ]' })).toBeFocused()
   await page.keyboard.press('Enter')
   await expect(page.getByRole('banner').getByRole('link', { name: '[ login ]' })).toBeVisible()
+})
+
+test.describe('a session that ended', () => {
+  test.describe.configure({ timeout: 90_000 })
+
+  test('register and invite each say so once, and the login link comes back to the page', async ({
+    page,
+    context,
+    playwright,
+  }) => {
+    const member = await createMember(await playwright.request.newContext({ baseURL: e2e.baseUrl }))
+    const podclub = await createPodclub(playwright, {
+      title: `The Long Goodbye ${Date.now().toString(36)}`,
+    })
+    await page.emulateMedia({ reducedMotion: 'reduce' })
+
+    // From a card on /home.
+    await loginThroughPage(page, member.username, member.password)
+    await dropSessionCookie(context)
+    const card = page.getByRole('article', { name: podclub.title })
+    await card.getByRole('button', { name: '[ register ]' }).click()
+    await expectOnlyTheSessionMessage(page, 'Registration failed')
+    await expect(page.getByRole('banner').getByRole('link', { name: '[ login ]' })).toBeVisible()
+    await expectNoAxeViolations(page, 'the session message')
+    if (process.env.E2E_SCREENSHOTS_DIR) {
+      await page.screenshot({ path: `${process.env.E2E_SCREENSHOTS_DIR}/session-ended.png` })
+    }
+    const back = toasts(page).first().getByRole('link', { name: '[ login ]' })
+    await expect(back).toHaveAttribute('href', '/login?next=%2Fhome')
+    await back.click()
+    await expect(page).toHaveURL('/login?next=%2Fhome')
+    await page.getByLabel('username').fill(member.username)
+    await page.getByLabel('password').fill(member.password)
+    await page.getByRole('button', { name: '[ login ]' }).click()
+    await expect(page).toHaveURL('/home')
+
+    // The invite form.
+    await dropSessionCookie(context)
+    await page.getByLabel('Their e-mail').fill(`friend.${Date.now()}@example.com`)
+    await page.getByRole('button', { name: '[ send invite ]' }).click()
+    await expectOnlyTheSessionMessage(page, 'Failed to Send Invite')
+
+    // From the podclub's own page: the way back in returns there.
+    await loginThroughPage(page, member.username, member.password)
+    await page.goto(`/podclubs/${podclub.id}`)
+    await dropSessionCookie(context)
+    await page
+      .getByRole('region', { name: 'details' })
+      .getByRole('button', { name: '[ register ]' })
+      .click()
+    await expectOnlyTheSessionMessage(page, 'Registration failed')
+    await toasts(page).first().getByRole('link', { name: '[ login ]' }).click()
+    await expect(page).toHaveURL(`/login?next=%2Fpodclubs%2F${podclub.id}`)
+    await page.getByLabel('username').fill(member.username)
+    await page.getByLabel('password').fill(member.password)
+    await page.getByRole('button', { name: '[ login ]' }).click()
+    await expect(page).toHaveURL(`/podclubs/${podclub.id}`)
+    await expect(
+      page.getByRole('region', { name: 'details' }).getByRole('button', { name: '[ register ]' }),
+    ).toBeEnabled()
+  })
+
+  test('a login link that points off the site goes Home instead', async ({ page, playwright }) => {
+    const member = await createMember(await playwright.request.newContext({ baseURL: e2e.baseUrl }))
+    await page.goto('/login?next=%2F%2Fexample.com%2Fphish')
+    await page.getByLabel('username').fill(member.username)
+    await page.getByLabel('password').fill(member.password)
+    await page.getByRole('button', { name: '[ login ]' }).click()
+    await expect(page).toHaveURL(`${e2e.baseUrl}/home`)
+  })
+})
+
+test.describe('a logout that does not get through', () => {
+  for (const [what, fail] of [
+    ['no answer', (route: Route) => route.abort('failed')],
+    [
+      'a 503',
+      (route: Route) => route.fulfill({ status: 503, json: { detail: 'Service unavailable.' } }),
+    ],
+  ] as const) {
+    test(`with ${what}, says so and stays logged in; once it gets through, logs out`, async ({
+      page,
+      playwright,
+    }) => {
+      const member = await createMember(
+        await playwright.request.newContext({ baseURL: e2e.baseUrl }),
+      )
+      await loginThroughPage(page, member.username, member.password)
+      let tries = 0
+      await page.route('**/api/v1/logout/', async (route) => {
+        tries += 1
+        await fail(route)
+      })
+      const header = page.getByRole('banner')
+      const menu = header.getByRole('button', { name: new RegExp(member.username) })
+      await menu.click()
+      await page.getByRole('menuitem', { name: '[ logout ]' }).click()
+
+      const toast = page.getByRole('status').filter({ hasText: 'Failed to Logout' })
+      await expect(toast).toContainText('You are still logged in.')
+      expect(tries).toBe(2)
+      await expect(menu).toBeVisible()
+      await expect(header.getByRole('link', { name: '[ login ]' })).toHaveCount(0)
+      const me = await page.request.get('/api/v1/whoami/')
+      expect((await me.json()).data.isAuthenticated).toBe(true)
+
+      await page.unroute('**/api/v1/logout/')
+      await menu.click()
+      await page.getByRole('menuitem', { name: '[ logout ]' }).click()
+      await expect(page).toHaveURL(/\/home$/)
+      await expect(header.getByRole('link', { name: '[ login ]' })).toBeVisible()
+      const after = await page.request.get('/api/v1/whoami/')
+      expect((await after.json()).data.isAuthenticated).toBe(false)
+    })
+  }
 })

@@ -1,4 +1,11 @@
-import { type APIRequestContext, test as base, expect, type Page } from '@playwright/test'
+import {
+  type APIRequestContext,
+  test as base,
+  expect,
+  type Page,
+  type PlaywrightWorkerArgs,
+} from '@playwright/test'
+import { formatClubDateTime } from '../src/contract/club-time'
 import type { ReceivedMail } from '../src/server/testing/smtp'
 import { e2e } from './env'
 
@@ -43,6 +50,78 @@ export async function createMember(request: APIRequestContext): Promise<Member> 
   await request.dispose()
   return member
 }
+
+/** An API context logged in as `username`, sending the CSRF header on every write. */
+export async function apiAs(
+  playwright: PlaywrightWorkerArgs['playwright'],
+  username: string,
+  password: string,
+) {
+  const request = await playwright.request.newContext({ baseURL: e2e.baseUrl })
+  const csrf = async () => {
+    const { cookies } = await request.storageState()
+    return cookies.find((c) => c.name === 'csrftoken')!.value
+  }
+  await request.get('/api/v1/whoami/')
+  const login = await request.post('/api/v1/login/', {
+    headers: { 'X-CSRFToken': await csrf() },
+    data: { username, password },
+  })
+  expect(login.status(), await login.text()).toBe(200)
+  return {
+    request,
+    async post(path: string, data?: unknown) {
+      return request.post(`/api/v1${path}`, { headers: { 'X-CSRFToken': await csrf() }, data })
+    },
+  }
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000
+
+/**
+ * An upcoming podclub three days out, hosted by the demo's bea.n, made through the control
+ * panel's API, with `seatHolders` (nine fill it) registered by the admin. Needs `DEMO=1`.
+ */
+export async function createPodclub(
+  playwright: PlaywrightWorkerArgs['playwright'],
+  { title, seatHolders = [] }: { title: string; seatHolders?: string[] },
+) {
+  const admin = await apiAs(playwright, e2e.admin.username, e2e.admin.password)
+  const created = await admin.post('/controlpanel/podclubs/', {
+    title,
+    podcastName: 'Radiolab',
+    keywordOne: 'queues',
+    keywordTwo: 'patience',
+    keywordThree: 'luck',
+    linkOne: 'https://example.com/the-seat-that-came-back',
+    scheduledStart: formatClubDateTime(new Date(Date.now() + 3 * DAY_MS)),
+    description: 'An episode about waiting in line, and who gets the next chair when one frees up.',
+    podmeisterNote: 'I kept thinking about the bakery ticket machine the whole way through.',
+    location: 'zoom',
+    podmeister: 'bea.n',
+    zoomLink: '',
+  })
+  expect(created.status(), await created.text()).toBe(201)
+  const { data } = (await created.json()) as { data: { id: number } }
+  for (const username of seatHolders) {
+    const res = await admin.post(`/register_admin/${data.id}/${encodeURIComponent(username)}/`)
+    expect(res.status(), await res.text()).toBe(200)
+  }
+  await admin.request.dispose()
+  return { id: data.id, title }
+}
+
+/** Demo members (DEMO=1) who can fill eight seats of a podclub bea.n hosts. */
+export const DEMO_SEAT_FILLERS = [
+  'maya.r',
+  'jon.b',
+  'priya',
+  'theo.k',
+  'ana.lu',
+  'sam.w',
+  'ren',
+  'dee.o',
+]
 
 /** Logs in through the login screen. */
 export async function loginThroughPage(page: Page, username: string, password: string) {

@@ -100,6 +100,58 @@ test.describe('the splash', () => {
   })
 })
 
+test.describe('the splash, once a visit', () => {
+  test('back to / after /home, or a reload, shows the page at once; a new tab plays it again', async ({
+    page,
+    context,
+  }) => {
+    await page.goto('/')
+    const splash = page.getByTestId('splash')
+    await splash.getByRole('button', { name: 'this way in' }).click()
+    await expect(splash).toHaveCount(0)
+    await page.getByRole('banner').getByRole('link', { name: 'podclub.' }).click()
+    await expect(page).toHaveURL(/\/home$/)
+    await expect(page.getByRole('list', { name: 'Upcoming podclubs' })).toBeVisible()
+
+    // Notes whether the splash shows up at all on the way back, even for a moment.
+    await page.evaluate(() => {
+      const seen = { splash: false }
+      ;(window as unknown as { seen: typeof seen }).seen = seen
+      new MutationObserver(() => {
+        if (document.querySelector('[data-testid="splash"]')) seen.splash = true
+      }).observe(document.body, { subtree: true, childList: true })
+    })
+    await page.goBack()
+    await expect(page).toHaveURL(`${e2e.baseUrl}/`)
+    const feed = page.getByRole('list', { name: 'Upcoming podclubs' })
+    await expect(feed).toBeVisible()
+    await expect(splash).toHaveCount(0)
+    expect(
+      await page.evaluate(() => (window as unknown as { seen: { splash: boolean } }).seen),
+    ).toEqual({ splash: false })
+    // The content is there in full at once, not fading in behind a splash.
+    const opacities = await feed.evaluate((list) => {
+      const seen: string[] = []
+      for (let el: Element | null = list; el; el = el.parentElement) {
+        seen.push(getComputedStyle(el).opacity)
+      }
+      return seen
+    })
+    expect(opacities.every((o) => o === '1')).toBe(true)
+
+    // A reload of the same tab is the same visit.
+    await page.reload()
+    await expect(feed).toBeVisible()
+    await expect(splash).toHaveCount(0)
+
+    // A new tab is a new visit.
+    const other = await context.newPage()
+    await other.goto('/')
+    await expect(other.getByTestId('splash')).toBeVisible()
+    await other.close()
+  })
+})
+
 test.describe('the home feed', () => {
   test('a member registers from a card, sees the seat label change, and cancels', async ({
     page,

@@ -1,8 +1,9 @@
 import type { Page, PlaywrightWorkerArgs } from '@playwright/test'
-import { formatClubDateTime } from '../src/contract/club-time'
 import { e2e } from './env'
 import {
   createMember,
+  createPodclub,
+  DEMO_SEAT_FILLERS,
   expect,
   expectNoAxeViolations,
   loginThroughPage,
@@ -13,64 +14,12 @@ import {
 } from './fixtures'
 
 const SHOTS = process.env.E2E_SCREENSHOTS_DIR
-const DAY = 24 * 60 * 60 * 1000
-/** Demo members (DEMO=1) who fill the other eight seats; bea.n hosts. */
-const FILLERS = ['maya.r', 'jon.b', 'priya', 'theo.k', 'ana.lu', 'sam.w', 'ren', 'dee.o']
-
-/** An API context logged in as `username`, sending the CSRF header on every write. */
-async function apiAs(
-  playwright: PlaywrightWorkerArgs['playwright'],
-  username: string,
-  password: string,
-) {
-  const request = await playwright.request.newContext({ baseURL: e2e.baseUrl })
-  const csrf = async () => {
-    const { cookies } = await request.storageState()
-    return cookies.find((c) => c.name === 'csrftoken')!.value
-  }
-  await request.get('/api/v1/whoami/')
-  const login = await request.post('/api/v1/login/', {
-    headers: { 'X-CSRFToken': await csrf() },
-    data: { username, password },
-  })
-  expect(login.status(), await login.text()).toBe(200)
-  return {
-    request,
-    async post(path: string, data?: unknown) {
-      return request.post(`/api/v1${path}`, { headers: { 'X-CSRFToken': await csrf() }, data })
-    },
-  }
-}
-
 /** An upcoming podclub three days out whose nine seats `seatHolder` and eight demo members hold. */
-async function createFullPodclub(
-  playwright: PlaywrightWorkerArgs['playwright'],
-  seatHolder: Member,
-) {
-  const admin = await apiAs(playwright, e2e.admin.username, e2e.admin.password)
-  const title = `The Seat That Came Back ${Date.now().toString(36)}`
-  const created = await admin.post('/controlpanel/podclubs/', {
-    title,
-    podcastName: 'Radiolab',
-    keywordOne: 'queues',
-    keywordTwo: 'patience',
-    keywordThree: 'luck',
-    linkOne: 'https://example.com/the-seat-that-came-back',
-    scheduledStart: formatClubDateTime(new Date(Date.now() + 3 * DAY)),
-    description: 'An episode about waiting in line, and who gets the next chair when one frees up.',
-    podmeisterNote: 'I kept thinking about the bakery ticket machine the whole way through.',
-    location: 'zoom',
-    podmeister: 'bea.n',
-    zoomLink: '',
+function createFullPodclub(playwright: PlaywrightWorkerArgs['playwright'], seatHolder: Member) {
+  return createPodclub(playwright, {
+    title: `The Seat That Came Back ${Date.now().toString(36)}`,
+    seatHolders: [...DEMO_SEAT_FILLERS, seatHolder.username],
   })
-  expect(created.status(), await created.text()).toBe(201)
-  const { data } = (await created.json()) as { data: { id: number } }
-  for (const username of [...FILLERS, seatHolder.username]) {
-    const res = await admin.post(`/register_admin/${data.id}/${encodeURIComponent(username)}/`)
-    expect(res.status(), await res.text()).toBe(200)
-  }
-  await admin.request.dispose()
-  return { id: data.id, title }
 }
 
 /** The `.ics` attached to a message, as the test SMTP server's MIME parser decoded it. */

@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react'
+import { act, screen, waitFor } from '@testing-library/react'
 import type { RouteObject } from 'react-router'
 import { describe, expect, it } from 'vitest'
 import { pageRoutes } from '#contract/pages'
@@ -65,6 +65,25 @@ describe('route table', () => {
     expect(await skipSplashAt('/')).toBe(false)
     expect(await skipSplashAt('/?skipSplash=true')).toBe(true)
     expect(await skipSplashAt('/home')).toBe(true)
+  })
+
+  it('plays the splash once a visit: back to / and a reload show the page at once', async () => {
+    const first = renderWithProviders({ path: '/' })
+    await findScreenTitle('home')
+    await first.user.click(screen.getByRole('button', { name: 'this way in' }))
+    await waitFor(() => expect(screen.queryByTestId('splash')).not.toBeInTheDocument())
+    await act(() => first.router.navigate('/about'))
+    await findScreenTitle('about')
+    await act(() => first.router.navigate(-1))
+    await waitFor(() => expect(first.router.state.location.pathname).toBe('/'))
+    await findScreenTitle('home')
+    expect(screen.queryByTestId('splash')).not.toBeInTheDocument()
+    first.unmount()
+
+    // A reload of the tab keeps its sessionStorage: still the same visit.
+    renderWithProviders({ path: '/' })
+    await findScreenTitle('home')
+    expect(screen.queryByTestId('splash')).not.toBeInTheDocument()
   })
 
   it('loads the session once, before the first screen', async () => {

@@ -6,6 +6,7 @@ import {
   RootErrorBoundary,
   RouteErrorBoundary,
 } from '#client/components/errors/route-error-boundary'
+import { hasSeenSplash } from '#client/features/home/lib/splash-seen'
 import { setUnauthorizedHandler } from '#client/lib/api-client'
 import { handleSessionExpired, loadUser } from '#client/lib/auth'
 import { AppLoading, RootLayout } from './routes/root'
@@ -43,8 +44,11 @@ export function createAppRoutes(queryClient: QueryClient): RouteObject[] {
   const homeLoader = async ({ request }: LoaderFunctionArgs): Promise<HomeLoaderData> => {
     await loadUser(queryClient)
     const url = new URL(request.url)
-    // The splash plays only on '/', and not even there with ?skipSplash=true.
-    return { skipSplash: url.pathname !== '/' || url.searchParams.get('skipSplash') === 'true' }
+    // The splash plays only on '/', not with ?skipSplash=true, and once a visit.
+    return {
+      skipSplash:
+        url.pathname !== '/' || url.searchParams.get('skipSplash') === 'true' || hasSeenSplash(),
+    }
   }
 
   return [
@@ -82,14 +86,18 @@ export function createAppRoutes(queryClient: QueryClient): RouteObject[] {
   ]
 }
 
-type Navigator = { navigate: (to: string) => Promise<void> }
+type Navigator = {
+  navigate: (to: string) => Promise<void>
+  state: { location: { pathname: string; search: string } }
+}
 
 /**
  * Wires the api-client's global 401 rule to this app's cache, router and toasts. Returns the
  * function that unplugs it.
  */
 export function connectSessionExpiry(queryClient: QueryClient, router: Navigator) {
-  return setUnauthorizedHandler(() =>
-    handleSessionExpired(queryClient, (to) => router.navigate(to)),
-  )
+  return setUnauthorizedHandler(() => {
+    const { pathname, search } = router.state.location
+    handleSessionExpired(queryClient, (to) => router.navigate(to), `${pathname}${search}`)
+  })
 }

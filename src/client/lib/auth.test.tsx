@@ -1,7 +1,9 @@
 import { act, screen, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 import { whoamiResponseSchema } from '#contract/auth'
+import { listPodclubsResponseSchema } from '#contract/podclubs'
 import { getProfileEndpoint } from '#contract/profile'
+import { podclubFixture } from '#client/features/podclubs/testing'
 import { member, whoamiOf } from '#client/testing/fixtures'
 import { networkError, reply, replyError, type MockReply } from '#client/testing/mock-api'
 import { findScreenTitle, queryToasts, renderWithProviders } from '#client/testing/render'
@@ -127,5 +129,64 @@ describe('session', () => {
     await act(() => callApi(getProfileEndpoint).catch(() => undefined))
     expect(router.state.location.pathname).toBe('/profile')
     expect(queryToasts()).toHaveLength(0)
+  })
+
+  describe('an action answered 401', () => {
+    it('says the session ended, once, instead of the failure of the action', async () => {
+      const podclub = podclubFixture({ starts_at: '2099-01-01T00:00:00.000Z' })
+      const { user, router } = renderWithProviders({
+        path: '/home',
+        currentUser: member,
+        handlers: {
+          listUpcomingPodclubs: () => reply(listPodclubsResponseSchema, { data: [podclub] }),
+          toggleRegistration: () =>
+            replyError(401, { detail: 'Authentication credentials were not provided.' }),
+        },
+      })
+      const card = await screen.findByRole('article', { name: podclub.episode_title })
+      await user.click(within(card).getByRole('button', { name: '[ register ]' }))
+
+      await vi.waitFor(() =>
+        expect(queryToasts()[0]).toHaveTextContent('Session expired. Please login again.'),
+      )
+      // Long enough for the action's own failure toast to have come and gone.
+      await act(() => new Promise((resolve) => setTimeout(resolve, 50)))
+      const toasts = queryToasts()
+      expect(toasts).toHaveLength(1)
+      expect(toasts[0]).toHaveTextContent('Session expired. Please login again.')
+      expect(toasts[0]).not.toHaveTextContent('Registration failed')
+      expect(toasts[0]).not.toHaveTextContent('Authentication credentials were not provided.')
+
+      // Its link leads to the login screen, which comes back here afterwards.
+      const login = within(toasts[0]!).getByRole('link', { name: '[ login ]' })
+      expect(login).toHaveAttribute('href', '/login?next=%2Fhome')
+      await user.click(login)
+      await findScreenTitle('login')
+      expect(router.state.location.search).toBe('?next=%2Fhome')
+      await vi.waitFor(() => expect(queryToasts()).toHaveLength(0))
+    })
+
+    it('offers to log in back to the page the member was on, and says it once for many 401s', async () => {
+      const { router } = renderWithProviders({
+        path: '/profile',
+        currentUser: member,
+        handlers: { getProfile: () => replyError(401) },
+      })
+      await findScreenTitle('profile')
+      await act(() =>
+        Promise.all([
+          callApi(getProfileEndpoint).catch(() => undefined),
+          callApi(getProfileEndpoint).catch(() => undefined),
+        ]),
+      )
+      await findScreenTitle('home')
+      expect(router.state.location.pathname).toBe('/home')
+      const toasts = queryToasts()
+      expect(toasts).toHaveLength(1)
+      expect(within(toasts[0]!).getByRole('link', { name: '[ login ]' })).toHaveAttribute(
+        'href',
+        '/login?next=%2Fprofile',
+      )
+    })
   })
 })

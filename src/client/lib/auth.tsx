@@ -1,6 +1,7 @@
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query'
 import { getWhoamiEndpoint, type SessionUser, type Whoami } from '#contract/auth'
 import { callApi, SESSION_EXPIRED_MESSAGE } from './api-client'
+import { loginPath } from './login-path'
 import { toast } from './toast'
 
 /**
@@ -93,9 +94,28 @@ export function clearUser(queryClient: QueryClient) {
   forgetUserData(queryClient)
 }
 
-/** The global 401 rule: log out locally, go Home, say why. */
-export function handleSessionExpired(queryClient: QueryClient, navigate: (to: string) => unknown) {
+/**
+ * The global 401 rule: log out locally, go Home, say why, once, and offer the way back in to
+ * `from`, the page the member was on. The message outranks the error toast of the action that
+ * met the 401 ('Registration failed'), so every screen gets this without handling it.
+ */
+export function handleSessionExpired(
+  queryClient: QueryClient,
+  navigate: (to: string) => unknown,
+  from?: string,
+) {
   clearUser(queryClient)
   void navigate('/home')
-  toast({ title: SESSION_EXPIRED_MESSAGE, variant: 'destructive' })
+  const href = loginPath(from)
+  toast({
+    title: SESSION_EXPIRED_MESSAGE,
+    variant: 'destructive',
+    supersedesErrors: true,
+    action: {
+      label: '[ login ]',
+      href,
+      altText: 'Log in again from the login screen.',
+      onFollow: () => void navigate(href),
+    },
+  })
 }

@@ -7,10 +7,27 @@ import { useSyncExternalStore } from 'react'
 
 export type ToastVariant = 'default' | 'destructive'
 
+/** A link offered with the message, such as the way back in after a session ended. */
+export type ToastAction = {
+  label: string
+  href: string
+  /** What a screen reader offers instead when the toast has gone (Radix asks for it). */
+  altText: string
+  /** Runs on a click instead of following `href` the browser's way (the router's navigation). */
+  onFollow?: () => void
+}
+
 export type ToastInput = {
   title: string
   description?: string
   variant?: ToastVariant
+  action?: ToastAction
+  /**
+   * The message the failures that follow it stem from (the session ended): while it is open, an
+   * error toast does not replace it, and the same message is not shown a second time. It goes
+   * like any other: after its time, by hand, or when its action is followed.
+   */
+  supersedesErrors?: boolean
 }
 
 export type ToastItem = ToastInput & { id: string; open: boolean }
@@ -63,6 +80,10 @@ export function dismissToast(id?: string) {
 }
 
 export function toast(input: ToastInput) {
+  const standing = toasts.find((item) => item.open && item.supersedesErrors)
+  if (standing && (input.variant === 'destructive' || input.title === standing.title)) {
+    return { id: standing.id, dismiss: () => dismissToast(standing.id) }
+  }
   nextId += 1
   const id = String(nextId)
   const item: ToastItem = { variant: 'default', ...input, id, open: true }

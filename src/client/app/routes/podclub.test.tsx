@@ -1,13 +1,16 @@
-import { screen, waitFor } from '@testing-library/react'
+import { act, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
+import { whoamiResponseSchema, type SessionUser } from '#contract/auth'
 import {
   createHindsightResponseSchema,
   getPodclubDetailResponseSchema,
   type PodclubDetail,
 } from '#contract/podclub-detail'
-import { member } from '#client/testing/fixtures'
+import { listPodclubsResponseSchema, registrationStateResponseSchema } from '#contract/podclubs'
+import { podclubFixture } from '#client/features/podclubs/testing'
+import { member, whoamiOf } from '#client/testing/fixtures'
 import { reply, replyError } from '#client/testing/mock-api'
-import { queryToasts, renderWithProviders } from '#client/testing/render'
+import { findScreenTitle, queryToasts, renderWithProviders } from '#client/testing/render'
 
 function podclub(overrides: Partial<PodclubDetail> = {}): PodclubDetail {
   return {
@@ -115,5 +118,98 @@ describe('the podclub detail page', () => {
       handlers: { getPodclubDetail: () => replyError(404, { detail: 'podclub not found' }) },
     })
     expect(await screen.findByRole('alert')).toHaveTextContent('Failed to fetch podclub')
+  })
+
+  it('sends a visitor to log in, and brings them back to the podclub afterwards', async () => {
+    let session: SessionUser | null = null
+    const upcoming = podclub({
+      status: 'upcoming',
+      starts_at: '2099-01-01T00:00:00.000Z',
+      api_registered_usernames: { reserved: [] },
+      hindsights: undefined,
+      chatlog: undefined,
+    })
+    const { user, router } = renderWithProviders({
+      path: '/podclubs/7',
+      handlers: {
+        getWhoami: () => reply(whoamiResponseSchema, { data: whoamiOf(session) }),
+        login: () => {
+          session = member
+          return reply(whoamiResponseSchema, { data: whoamiOf(member) })
+        },
+        getPodclubDetail: () => reply(getPodclubDetailResponseSchema, { data: upcoming }),
+      },
+    })
+    const details = await screen.findByRole('region', { name: 'details' })
+    const login = within(details).getByRole('link', { name: '[ login to register ]' })
+    expect(login).toHaveAttribute('href', '/login?next=%2Fpodclubs%2F7')
+
+    await user.click(login)
+    await findScreenTitle('login')
+    await user.type(screen.getByLabelText('username'), member.username)
+    await user.type(screen.getByLabelText('password'), 'a-password')
+    await user.click(screen.getByRole('button', { name: '[ login ]' }))
+    await waitFor(() => expect(router.state.location.pathname).toBe('/podclubs/7'))
+    // Now a member holding no seat: the same place offers the seat itself.
+    expect(
+      await within(await screen.findByRole('region', { name: 'details' })).findByRole('button', {
+        name: '[ register ]',
+      }),
+    ).toBeEnabled()
+  })
+
+  it('takes a seat from the detail page; the page and the feed both show it afterwards', async () => {
+    let reserved: string[] = []
+    const seatsLeft = () => 9 - reserved.length
+    const first = podclubFixture({ id: 7, starts_at: '2099-01-01T00:00:00.000Z' })
+    const card = () => ({
+      ...first,
+      seats_left: seatsLeft(),
+      api_registered_usernames: { reserved },
+    })
+    const detail = () =>
+      podclub({
+        status: 'upcoming',
+        starts_at: first.starts_at,
+        hindsights: undefined,
+        chatlog: undefined,
+        seats_left: seatsLeft(),
+        api_registered_usernames: {
+          reserved: reserved.map((username) => ({ username, cred: 2 })),
+        },
+      })
+    const { user, router } = renderWithProviders({
+      path: '/home',
+      currentUser: member,
+      handlers: {
+        listUpcomingPodclubs: () => reply(listPodclubsResponseSchema, { data: [card()] }),
+        getPodclubDetail: () => reply(getPodclubDetailResponseSchema, { data: detail() }),
+        toggleRegistration: () => {
+          reserved = [member.username]
+          return reply(registrationStateResponseSchema, {
+            data: { registered: true, seats_left: seatsLeft() },
+          })
+        },
+      },
+    })
+    // The feed has been read once, so it sits in the cache while the detail page shows.
+    const feedCard = await screen.findByRole('article', { name: first.episode_title })
+    expect(within(feedCard).getByRole('button', { name: '[ register ]' })).toBeEnabled()
+
+    await act(() => router.navigate('/podclubs/7'))
+    const details = await screen.findByRole('region', { name: 'details' })
+    expect(details).toHaveTextContent('9 seats left')
+    await user.click(await within(details).findByRole('button', { name: '[ register ]' }))
+    await waitFor(() =>
+      expect(queryToasts()[0]).toHaveTextContent('Successfully registered for the podclub'),
+    )
+    expect(await within(details).findByText("You're registered, see you there!")).toBeVisible()
+    expect(details).toHaveTextContent('8 seats left')
+    expect(within(details).getByRole('button', { name: '[ cancel ]' })).toBeEnabled()
+
+    await act(() => router.navigate('/home'))
+    const reloaded = await screen.findByRole('article', { name: first.episode_title })
+    expect(await within(reloaded).findByText("You're registered, see you there!")).toBeVisible()
+    expect(reloaded).toHaveTextContent('8 seats left')
   })
 })

@@ -9,12 +9,15 @@ import {
   PodclubDetailsCard,
   PodclubHeader,
 } from '#client/features/podclub-detail/components/podclub-details'
+import { SeatAction } from '#client/features/podclubs/components/seat-action'
+import { useUser } from '#client/lib/auth'
 import { toast } from '#client/lib/toast'
 
 export default function PodclubRoute() {
   const { id = '' } = useParams()
   const navigate = useNavigate()
   const podclub = usePodclubDetail(id)
+  const user = useUser()
   const data = podclub.data
   // The server leaves hindsights out of a completed podclub for anyone who did not attend it.
   const isGated = data?.status === 'completed' && data.hindsights === undefined
@@ -63,7 +66,10 @@ export default function PodclubRoute() {
           {isCompleted && data.chatlog !== undefined ? (
             <ChatlogCard chatlog={data.chatlog} />
           ) : null}
-          <PodclubDetailsCard podclub={data} />
+          <PodclubDetailsCard
+            podclub={data}
+            seatAction={<SeatAction podclub={data} username={user?.username ?? null} />}
+          />
         </div>
         <div className="grid content-start gap-6">
           <AttendeesCard podclub={data} />

@@ -79,4 +79,58 @@ describe('toasts', () => {
     })
     expect(queryToasts()).toHaveLength(0)
   })
+
+  it('keeps a message that supersedes errors over the error toasts that follow it, and shows it once', () => {
+    vi.useFakeTimers()
+    renderToaster()
+    act(() => {
+      toast({
+        title: 'Session expired. Please login again.',
+        variant: 'destructive',
+        supersedesErrors: true,
+      })
+      toast({ title: 'Registration failed', description: 'Not logged in.', variant: 'destructive' })
+      toast({
+        title: 'Session expired. Please login again.',
+        variant: 'destructive',
+        supersedesErrors: true,
+      })
+    })
+    const items = queryToasts()
+    expect(items).toHaveLength(1)
+    expect(items[0]).toHaveTextContent('Session expired. Please login again.')
+    expect(items[0]).not.toHaveTextContent('Registration failed')
+
+    // Once it has gone, errors show as ever.
+    act(() => {
+      vi.advanceTimersByTime(6000)
+    })
+    act(() => {
+      toast({ title: 'Failed to login', variant: 'destructive' })
+    })
+    expect(queryToasts()[0]).toHaveTextContent('Failed to login')
+  })
+
+  it('offers its action as a link, and closes once it is followed', async () => {
+    const user = userEvent.setup()
+    const followed: string[] = []
+    renderToaster()
+    act(() => {
+      toast({
+        title: 'Session expired. Please login again.',
+        variant: 'destructive',
+        action: {
+          label: '[ login ]',
+          href: '/login?next=%2Fhome',
+          altText: 'Log in again from the login screen.',
+          onFollow: () => followed.push('/login?next=%2Fhome'),
+        },
+      })
+    })
+    const link = screen.getByRole('link', { name: '[ login ]' })
+    expect(link).toHaveAttribute('href', '/login?next=%2Fhome')
+    await user.click(link)
+    expect(followed).toEqual(['/login?next=%2Fhome'])
+    await vi.waitFor(() => expect(queryToasts()).toHaveLength(0))
+  })
 })

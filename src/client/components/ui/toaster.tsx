@@ -6,6 +6,7 @@ import {
   TOAST_DURATION_MS,
   TOAST_SWIPE_THRESHOLD,
   useToasts,
+  type ToastAction,
   type ToastItem,
 } from '#client/lib/toast'
 
@@ -50,6 +51,9 @@ function ToastMessage({ item }: { item: ToastItem }) {
         {item.description ? (
           <Toast.Description className="text-sm break-words">{item.description}</Toast.Description>
         ) : null}
+        {item.action ? (
+          <ToastActionLink action={item.action} onFollowed={() => dismissToast(item.id)} />
+        ) : null}
       </div>
       <Toast.Close
         aria-label="Close"
@@ -58,5 +62,26 @@ function ToastMessage({ item }: { item: ToastItem }) {
         <X aria-hidden className="size-4" />
       </Toast.Close>
     </Toast.Root>
+  )
+}
+
+/** The toast's link; following it closes the toast. */
+function ToastActionLink({ action, onFollowed }: { action: ToastAction; onFollowed: () => void }) {
+  return (
+    <Toast.Action altText={action.altText} asChild>
+      <a
+        href={action.href}
+        onClick={(event) => {
+          if (!action.onFollow || event.metaKey || event.ctrlKey || event.shiftKey) return
+          // Radix closes the toast only when the click goes the browser's way.
+          event.preventDefault()
+          onFollowed()
+          action.onFollow()
+        }}
+        className="mt-1 justify-self-start rounded-sm font-mono text-sm font-semibold underline underline-offset-4"
+      >
+        {action.label}
+      </a>
+    </Toast.Action>
   )
 }

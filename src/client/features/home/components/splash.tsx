@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
 import { usePrefersReducedMotion } from '../hooks/use-animation-gate'
 import { SPLASH_TAGLINE, WORDMARK } from '../lib/copy'
+import { markSplashSeen } from '../lib/splash-seen'
 
 export const TYPE_STEP_MS = 300
 export const TAGLINE_DELAY_MS = 300
@@ -66,6 +67,9 @@ export function Splash({ onDismiss, onGone }: { onDismiss?: () => void; onGone: 
     onGoneRef.current = onGone
     onDismissRef.current = onDismiss
   })
+
+  // Once it has played, it does not play again in this visit (back to '/', or a reload).
+  useEffect(markSplashSeen, [])
 
   // Typewriter: one character every 300 ms, the tagline 300 ms after the last.
   useEffect(() => {

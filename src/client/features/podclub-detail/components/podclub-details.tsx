@@ -1,4 +1,5 @@
 import { CalendarPlus, ExternalLink } from 'lucide-react'
+import type { ReactNode } from 'react'
 import type { PodclubDetail } from '#contract/podclub-detail'
 import { ClubTime } from '#client/components/club-time'
 import { Badge } from '#client/components/ui/badge'
@@ -47,8 +48,17 @@ export function PodclubHeader({ podclub }: { podclub: PodclubDetail }) {
   )
 }
 
-/** Date and time, location, seats, status, description, podmeister note and links. */
-export function PodclubDetailsCard({ podclub }: { podclub: PodclubDetail }) {
+/**
+ * Date and time, location, seats, status, description, podmeister note and links. `seatAction`
+ * (taking a seat, the podclubs feature's) goes right under the seats.
+ */
+export function PodclubDetailsCard({
+  podclub,
+  seatAction,
+}: {
+  podclub: PodclubDetail
+  seatAction?: ReactNode
+}) {
   const links = deriveLinks(podclub.links)
   return (
     <Card aria-labelledby="details-title">
@@ -87,6 +97,7 @@ export function PodclubDetailsCard({ podclub }: { podclub: PodclubDetail }) {
           <Badge variant="outline">{podclub.status}</Badge>
         </dd>
       </dl>
+      {seatAction ? <div className="mt-5">{seatAction}</div> : null}
       {podclub.description ? (
         <div className="mt-5 grid gap-1">
           <h3 className="font-mono text-sm text-ink-muted">description</h3>

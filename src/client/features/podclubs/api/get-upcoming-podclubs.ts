@@ -2,6 +2,10 @@ import { queryOptions, useQuery } from '@tanstack/react-query'
 import { listUpcomingPodclubsEndpoint } from '#contract/podclubs'
 import { callApi } from '#client/lib/api-client'
 
+/**
+ * Every read of podclubs lives under this key, the feed and each podclub's detail alike: a seat
+ * change invalidates the scope, and all of them reload.
+ */
 export const PODCLUBS_SCOPE = 'podclubs'
 
 /** The same list for everyone, soonest first. */

@@ -16,7 +16,7 @@ export function toggleRegistration({ podclubId, idempotencyKey }: ToggleSeatVari
 }
 
 /**
- * Toggles a seat; the feed (and every podclub list) reloads once it is done. A click whose
+ * Toggles a seat; the feed and the podclub's detail reload once it is done. A click whose
  * answer got lost is sent again with its key, so it never gives back the seat it just took.
  */
 export function useToggleRegistration() {

@@ -17,8 +17,8 @@ export function toggleSeatWaitlist({ podclubId, idempotencyKey }: ToggleSeatVari
 }
 
 /**
- * Joins or leaves the seat waitlist; the feed reloads so every card shows the new line. A click
- * whose answer got lost is sent again with its key, so it never undoes itself.
+ * Joins or leaves the seat waitlist; the feed and the podclub's detail reload with the new
+ * line. A click whose answer got lost is sent again with its key, so it never undoes itself.
  */
 export function useToggleSeatWaitlist() {
   const queryClient = useQueryClient()

@@ -1,13 +1,6 @@
 import type { ReactNode } from 'react'
-import type { Podclub } from '#contract/podclubs'
 import { Button } from '#client/components/ui/button'
-import { isApiError } from '#client/lib/api-client'
-import { newIdempotencyKey } from '#client/lib/idempotency-key'
-import { toast } from '#client/lib/toast'
-import { usePublicConfig } from '#client/features/config/api/get-public-config'
 import { useUpcomingPodclubs } from '../api/get-upcoming-podclubs'
-import { useToggleRegistration } from '../api/toggle-registration'
-import { useToggleSeatWaitlist } from '../api/toggle-seat-waitlist'
 import { buildFeed, type BlockType } from '../lib/build-feed'
 import { PodclubCard } from './podclub-card'
 
@@ -23,9 +16,6 @@ type PodclubFeedProps = {
 /** The home feed (spec 1 §2): loading, error with retry, or podclubs interleaved with blocks. */
 export function PodclubFeed({ username, renderBlock }: PodclubFeedProps) {
   const feed = useUpcomingPodclubs()
-  const config = usePublicConfig()
-  const toggle = useToggleRegistration()
-  const waitlist = useToggleSeatWaitlist()
 
   if (feed.isPending) {
     return (
@@ -52,58 +42,6 @@ export function PodclubFeed({ username, renderBlock }: PodclubFeedProps) {
     )
   }
 
-  const share = {
-    clubInviteCode: config.data?.club_invite_code ?? '',
-    appUrl: config.data?.app_url ?? window.location.origin,
-  }
-  const handleToggle = (podclub: Podclub, isRegistered: boolean) => {
-    // One click, one key: the mutation's own retries reuse it.
-    toggle.mutate(
-      { podclubId: podclub.id, idempotencyKey: newIdempotencyKey() },
-      {
-        onSuccess: (state) =>
-          toast({
-            title: state.registered
-              ? 'Successfully registered for the podclub'
-              : 'Successfully canceled registration',
-          }),
-        onError: (error) =>
-          toast({
-            title: isRegistered ? 'Failed to cancel registration' : 'Registration failed',
-            description: isApiError(error) ? error.message : undefined,
-            variant: 'destructive',
-          }),
-      },
-    )
-  }
-
-  const handleToggleWaitlist = (podclub: Podclub, isWaitlisted: boolean) => {
-    waitlist.mutate(
-      { podclubId: podclub.id, idempotencyKey: newIdempotencyKey() },
-      {
-        onSuccess: (state) =>
-          toast(
-            state.waitlisted
-              ? {
-                  title: 'Joined the seat waitlist',
-                  description: state.position
-                    ? `You're #${state.position} in line for a freed seat.`
-                    : undefined,
-                }
-              : { title: 'Left the seat waitlist' },
-          ),
-        onError: (error) =>
-          toast({
-            title: isWaitlisted
-              ? 'Failed to leave the seat waitlist'
-              : 'Failed to join the seat waitlist',
-            description: isApiError(error) ? error.message : undefined,
-            variant: 'destructive',
-          }),
-      },
-    )
-  }
-
   return (
     <ul
       aria-label="Upcoming podclubs"
@@ -112,17 +50,7 @@ export function PodclubFeed({ username, renderBlock }: PodclubFeedProps) {
       {buildFeed(feed.data, !!username).map((item, index) => (
         <li key={item.key} className="min-w-0">
           {item.kind === 'podclub' ? (
-            <PodclubCard
-              podclub={item.podclub}
-              username={username}
-              isPending={toggle.isPending && toggle.variables?.podclubId === item.podclub.id}
-              onToggle={handleToggle}
-              isWaitlistPending={
-                waitlist.isPending && waitlist.variables?.podclubId === item.podclub.id
-              }
-              onToggleWaitlist={handleToggleWaitlist}
-              share={share}
-            />
+            <PodclubCard podclub={item.podclub} username={username} />
           ) : (
             renderBlock(item.block, index)
           )}
