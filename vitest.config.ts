@@ -137,6 +137,8 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['src/client/**/*.test.{ts,tsx}'],
           setupFiles: ['src/client/testing/setup.ts'],
+          // A whole form walked through with user-event takes seconds on a busy 2-core machine.
+          testTimeout: 15_000,
         },
       },
     ],
