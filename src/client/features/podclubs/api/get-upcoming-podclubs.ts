@@ -1,8 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { listUpcomingPodclubsEndpoint } from '#contract/podclubs'
 import { callApi } from '#client/lib/api-client'
+import { retryServerFailures } from '#client/lib/query-client'
 
 export const PODCLUBS_SCOPE = 'podclubs'
+export const FEED_RETRY_DELAY_MS = 500
 
 /** The same list for everyone, soonest first. */
 export function getUpcomingPodclubs(signal?: AbortSignal) {
@@ -13,6 +15,10 @@ export function upcomingPodclubsQueryOptions() {
   return queryOptions({
     queryKey: [PODCLUBS_SCOPE, 'upcoming'] as const,
     queryFn: ({ signal }) => getUpcomingPodclubs(signal),
+    // The first screen: one quick second try, then the error and its Try Again within about a
+    // second, rather than the default back-off's three seconds and more of a spinning record.
+    retry: retryServerFailures(1),
+    retryDelay: FEED_RETRY_DELAY_MS,
   })
 }
 
