@@ -42,7 +42,15 @@ export function createAppRoutes(queryClient: QueryClient): RouteObject[] {
     access: Access,
     load: () => Promise<{ default: ComponentType }>,
     idParams?: PageRoute['idParams'],
-  ): RouteObject => ({ path, loader: guard(queryClient, access, idParams), lazy: screen(load) })
+  ): RouteObject => ({
+    path,
+    loader: guard(queryClient, access, idParams),
+    // Only the query or hash changed (the control panel's ?section=): same screen, same session,
+    // so the guard does not run again and the change shows at once.
+    shouldRevalidate: ({ currentUrl, nextUrl, defaultShouldRevalidate }) =>
+      currentUrl.pathname !== nextUrl.pathname && defaultShouldRevalidate,
+    lazy: screen(load),
+  })
 
   const loadHome = () => import('./routes/home')
   const homeLoader = async ({ request }: LoaderFunctionArgs): Promise<HomeLoaderData> => {
