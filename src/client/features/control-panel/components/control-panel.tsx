@@ -163,14 +163,12 @@ export function ControlPanel() {
           <SectionCard id="create-podclub" title="Create a podclub">
             <CreatePodclubForm />
           </SectionCard>
-          <div className="grid min-w-0 grid-cols-1 gap-10 lg:grid-cols-2">
-            <SectionCard id="edit-podclub" title="Edit a podclub">
-              <EditPodclubForm podclubs={data.all_podclubs} />
-            </SectionCard>
-            <SectionCard id="chatlog" title="Zoom chat log">
-              <ChatlogForm />
-            </SectionCard>
-          </div>
+          <SectionCard id="edit-podclub" title="Edit a podclub">
+            <EditPodclubForm podclubs={data.all_podclubs} />
+          </SectionCard>
+          <SectionCard id="chatlog" title="Zoom chat log">
+            <ChatlogForm />
+          </SectionCard>
           <SectionCard id="create-poll" title="Create a poll">
             <CreatePollForm />
           </SectionCard>
