@@ -9,11 +9,20 @@ import { answersOk, waitUntil } from '../src/server/testing/wait'
 import { e2e } from './env'
 import { createMember, expect, loginThroughPage, test } from './fixtures'
 
+/** Where to save screenshots of the sections for a person to look at; none are taken when unset. */
+const SHOTS = process.env.E2E_SCREENSHOTS_DIR
+
 async function expectNoAxeViolations(page: Page) {
   const results = await new AxeBuilder({ page }).analyze()
   expect(
     results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
   ).toEqual([])
+}
+
+/** Opens one of the panel's sections by its tab. */
+async function showSection(page: Page, name: string) {
+  await page.getByRole('tab', { name }).click()
+  await expect(page.getByRole('tab', { name, selected: true })).toBeVisible()
 }
 
 /** axe at phone and desktop width, with a screenshot of each for a person to look at. */
@@ -55,9 +64,12 @@ test.describe('control panel on a fresh club', () => {
     await loginThroughPage(page, e2e.admin.username, e2e.admin.password)
     await page.goto('/controlpanel')
     await expect(page.getByRole('region', { name: 'Upcoming podclubs' })).toBeVisible()
+    await showSection(page, 'members & codes')
     await expect(page.getByRole('region', { name: 'Invitation codes' })).toBeVisible()
+    await showSection(page, 'podclubs')
     await checkBothWidths(page, 'shared')
 
+    await showSection(page, 'members & codes')
     await page.getByLabel('how many codes (1–100)').fill('3')
     await page.getByRole('button', { name: '[ generate codes ]' }).click()
     const created = page.getByRole('status').filter({ hasText: 'New codes, ready to share' })
@@ -221,6 +233,7 @@ test.describe('control panel with podclubs', () => {
       await idOf(page, 'Price of a Free Lunch'),
       await idOf(page, 'Letters Never Sent'),
     ]
+    await showSection(page, 'e-mail & blasts')
     const testBlast = page.getByRole('group', { name: 'test blast' })
     for (const [i, id] of ids.entries())
       await testBlast.getByPlaceholder(`podclub ID ${i + 1}`).fill(id)
@@ -271,6 +284,7 @@ test.describe('control panel with podclubs', () => {
       await idOf(page, 'Price of a Free Lunch'),
       await idOf(page, 'Letters Never Sent'),
     ]
+    await showSection(page, 'e-mail & blasts')
     const monthly = page.getByRole('group', { name: 'monthly blast' })
     for (const [i, id] of ids.entries())
       await monthly.getByPlaceholder(`podclub ID ${i + 1}`).fill(id)
@@ -317,7 +331,9 @@ test.describe('control panel with podclubs', () => {
     await client.dispose()
 
     // The next blast (three other podclubs) skips her, and only her.
+    await showSection(page, 'podclubs')
     const next = [ids[1]!, ids[2]!, await idOf(page, 'What the Map Leaves Out')]
+    await showSection(page, 'e-mail & blasts')
     const second = await sendMonthly(next)
     expect(second).toBe(first - 1)
     const isSecond = (m: TestSmtp['messages'][number]) =>
@@ -352,6 +368,7 @@ test.describe('control panel with podclubs', () => {
       'This member is already registered for this podclub.',
     )
 
+    await showSection(page, 'create & edit')
     const create = page.getByRole('form', { name: 'create a podclub' })
     const fill = (label: string, value: string) =>
       create.getByLabel(label, { exact: true }).fill(value)
@@ -369,9 +386,94 @@ test.describe('control panel with podclubs', () => {
     await expect(page.getByRole('status').filter({ hasText: 'podclub created' })).toContainText(
       'A Podclub Made by Hand',
     )
+    await showSection(page, 'podclubs')
     const row = rowOf(page, 'A Podclub Made by Hand')
     await expect(row).toHaveCount(1)
     await expect(row).toContainText('bea.n')
     await checkBothWidths(page, 'forms')
+  })
+
+  test('on a phone each section fits the screen, rows and all, and the sections are tabs the address remembers', async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: 375, height: 800 })
+    await openPanel(page)
+    const sections = [
+      { tab: 'podclubs', param: 'podclubs', heading: 'Upcoming podclubs' },
+      { tab: 'e-mail & blasts', param: 'mail', heading: 'Recent email activity' },
+      { tab: 'members & codes', param: 'members', heading: 'Invitation codes' },
+      { tab: 'create & edit', param: 'create', heading: 'Create a podclub' },
+      { tab: 'suggestions & feedback', param: 'notes', heading: 'Suggestions' },
+    ]
+    await expect(page.getByRole('tablist', { name: 'control panel sections' })).toBeVisible()
+    expect(await page.getByRole('tab').allTextContents()).toEqual(sections.map((s) => s.tab))
+
+    // The first section is open already: visit it last, so each click changes the address.
+    for (const section of [...sections.slice(1), sections[0]!]) {
+      await showSection(page, section.tab)
+      await expect(page).toHaveURL(new RegExp(`/controlpanel\\?section=${section.param}$`))
+      await expect(page.getByRole('heading', { name: section.heading, exact: true })).toBeVisible()
+      // Nothing reaches past the screen's edge, not even inside a table's own region: a row's
+      // Send Notice and Mark Complete are on screen without scrolling sideways.
+      const wide = await page.evaluate(() => {
+        const edge = document.documentElement.clientWidth
+        // How far an element shows: a box that clips (a scrolling region, screen-reader-only
+        // text) hides what reaches past it; the regions are checked for scrolling below.
+        const shownRight = (el: Element) => {
+          let right = el.getBoundingClientRect().right
+          for (let box = el.parentElement; box; box = box.parentElement)
+            if (getComputedStyle(box).overflowX !== 'visible')
+              right = Math.min(right, box.getBoundingClientRect().right)
+          return right
+        }
+        const sticksOut = Array.from(document.querySelectorAll('main *'))
+          .filter((el) => shownRight(el) > edge + 1)
+          .map((el) => `${el.tagName.toLowerCase()}.${el.className}`.slice(0, 100))
+        const scrollsSideways = Array.from(document.querySelectorAll('main [role="region"]'))
+          .filter((el) => el.scrollWidth > el.clientWidth + 1)
+          .map((el) => el.getAttribute('aria-label'))
+        return { page: document.documentElement.scrollWidth - edge, sticksOut, scrollsSideways }
+      })
+      expect(wide).toEqual({ page: 0, sticksOut: [], scrollsSideways: [] })
+      await expectNoAxeViolations(page)
+      if (SHOTS)
+        await page.screenshot({
+          path: `${SHOTS}/control-panel-${section.param}-375.png`,
+          fullPage: true,
+        })
+    }
+    const upcoming = page.getByRole('region', { name: 'Upcoming podclubs' })
+    await showSection(page, 'podclubs')
+    await expect(upcoming.getByRole('button', { name: 'Send Notice' }).first()).toBeInViewport()
+
+    // The keyboard moves along the tabs; a reload opens the section the address names.
+    await page.getByRole('tab', { name: 'podclubs' }).focus()
+    await page.keyboard.press('ArrowRight')
+    await expect(page.getByRole('tab', { name: 'e-mail & blasts', selected: true })).toBeFocused()
+    await expect(page).toHaveURL(/\?section=mail$/)
+    await page.keyboard.press('End')
+    await expect(
+      page.getByRole('tab', { name: 'suggestions & feedback', selected: true }),
+    ).toBeFocused()
+    await page.reload()
+    await expect(
+      page.getByRole('tab', { name: 'suggestions & feedback', selected: true }),
+    ).toBeVisible()
+    await expect(page.getByRole('heading', { name: 'Feedback', exact: true })).toBeVisible()
+
+    // At desktop width, each section is a screen or so, not one column of all of them.
+    await page.setViewportSize({ width: 1280, height: 900 })
+    for (const section of sections) {
+      await showSection(page, section.tab)
+      await expectNoAxeViolations(page)
+      if (SHOTS)
+        await page.screenshot({
+          path: `${SHOTS}/control-panel-${section.param}-1280.png`,
+          fullPage: true,
+        })
+    }
+    await showSection(page, 'podclubs')
+    const height = await page.evaluate(() => document.documentElement.scrollHeight)
+    expect(height).toBeLessThan(2500)
   })
 })

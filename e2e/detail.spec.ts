@@ -148,8 +148,19 @@ test.describe('podclub detail', () => {
     })
   })
 
-  test('an unknown podclub shows the failure in red', async ({ page }) => {
+  test('an unknown podclub shows the not-found page, with the way home', async ({ page }) => {
     await page.goto('/podclubs/999999')
-    await expect(page.getByRole('alert')).toContainText('Failed to fetch podclub')
+    await expect(page.getByRole('heading', { level: 1, name: 'Page Not Found' })).toBeVisible()
+    await expect(page.getByRole('link', { name: 'Go Home' })).toHaveAttribute('href', '/home')
+  })
+
+  test('a podclub that fails to load shows the failure in red', async ({ page }) => {
+    await page.route('**/api/v1/podclubs/*/', (route) =>
+      route.fulfill({ status: 503, json: { detail: 'Try again soon.', code: 'INTERNAL' } }),
+    )
+    await page.goto('/podclubs/1')
+    await expect(page.getByRole('alert')).toContainText('Failed to fetch podclub', {
+      timeout: 15_000,
+    })
   })
 })

@@ -204,6 +204,53 @@ test.describe('the home feed', () => {
     await expect(page.getByRole('list', { name: 'Upcoming podclubs' })).toBeVisible()
   })
 
+  test('the error view shows within 3 seconds when the feed keeps failing', async ({ page }) => {
+    let firstAskedAt = 0
+    await page.route('**/api/v1/all_upcoming_podclubs/', (route) => {
+      firstAskedAt ||= Date.now()
+      return route.fulfill({
+        status: 500,
+        json: { detail: 'Internal server error. Please try again later.' },
+      })
+    })
+    await page.goto('/home')
+    const alert = page.getByRole('alert').filter({ hasText: 'Failed to load podclubs' })
+    await expect(alert).toBeVisible({ timeout: 15_000 })
+    expect(Date.now() - firstAskedAt).toBeLessThan(3_000)
+    await expect(alert.getByRole('button', { name: 'Try Again' })).toBeEnabled()
+  })
+
+  test('with nothing scheduled the feed says so and offers to propose one', async ({
+    page,
+    playwright,
+  }) => {
+    await page.route('**/api/v1/all_upcoming_podclubs/', (route) =>
+      route.fulfill({ status: 200, json: { data: [] } }),
+    )
+    await page.emulateMedia({ reducedMotion: 'reduce' })
+    await page.goto('/home')
+    const empty = page.getByRole('region', { name: 'Nothing is scheduled yet' })
+    await expect(empty).toContainText('No podclub is coming up right now.')
+    // A visitor is shown the way in first: proposing is for members.
+    await expect(empty.getByRole('link', { name: '[ login to propose one ]' })).toHaveAttribute(
+      'href',
+      '/login',
+    )
+
+    const request = await playwright.request.newContext({ baseURL: e2e.baseUrl })
+    const member = await createMember(request)
+    await loginThroughPage(page, member.username, member.password)
+    for (const width of [375, 1280]) {
+      await page.setViewportSize({ width, height: 900 })
+      await expect(empty).toBeVisible()
+      await expect(page.getByRole('list', { name: 'Upcoming podclubs' })).toBeVisible()
+      await noAxeViolations(page)
+      await screenshot(page, `home-empty-${width}`)
+    }
+    await empty.getByRole('link', { name: '[ propose a podclub ]' }).click()
+    await expect(page).toHaveURL(/\/propose$/)
+  })
+
   test('the suggest and invite forms send and say so; the invite arrives by SMTP', async ({
     page,
     playwright,

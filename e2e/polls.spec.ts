@@ -183,7 +183,7 @@ test.describe('monthly poll', () => {
       { name: 'active', path: `/polls/${active.id}`, title: 'Deep dive for February' },
       { name: 'code', path: `/polls/${active.id}/${code}`, title: 'Deep dive for February' },
       { name: 'expired', path: `/polls/${expired.id}`, title: 'Deep dive that closed' },
-      { name: 'error', path: '/polls/999999', title: 'Error Loading Poll' },
+      { name: 'not-found', path: '/polls/999999', title: 'Page Not Found' },
     ]
     for (const width of [375, 1280]) {
       await page.setViewportSize({ width, height: 900 })

@@ -1,5 +1,8 @@
 import { e2e } from './env'
-import { expect, test } from './fixtures'
+import { createMember, expect, expectNoAxeViolations, loginThroughPage, test } from './fixtures'
+
+/** Where to save screenshots for a person to look at; none are taken when unset. */
+const SHOTS = process.env.E2E_SCREENSHOTS_DIR
 
 test.describe('page shell', () => {
   test('a visitor sees the header, footer and the way in, with no third-party request', async ({
@@ -28,6 +31,62 @@ test.describe('page shell', () => {
     await expect(page.getByRole('heading', { name: 'Page Not Found' })).toBeVisible()
     await page.getByRole('link', { name: 'Go Home' }).click()
     await expect(page).toHaveURL(/\/home$/)
+  })
+
+  for (const path of ['/podclubs/abc', '/podclubs/99999', '/polls/abc/SOMECODE', '/polls/99999']) {
+    test(`${path} (no such podclub or poll) shows the not-found page, whose link goes home`, async ({
+      page,
+    }) => {
+      await page.goto(path)
+      await expect(page.getByRole('heading', { level: 1, name: 'Page Not Found' })).toBeVisible()
+      await expect(page.getByRole('main')).not.toContainText('Invalid input')
+      await expect(page.getByRole('main')).not.toContainText('Failed to')
+      await page.getByRole('link', { name: 'Go Home' }).click()
+      await expect(page).toHaveURL(/\/home$/)
+    })
+  }
+
+  test('the not-found page says what happened and what to do next, at phone and desktop width', async ({
+    page,
+  }) => {
+    for (const width of [375, 1280]) {
+      await page.setViewportSize({ width, height: 800 })
+      await page.goto('/podclubs/abc')
+      const main = page.getByRole('main')
+      await expect(main.getByRole('heading', { name: 'Page Not Found' })).toBeVisible()
+      await expect(main).toContainText('There is nothing at this address.')
+      await expect(main.getByRole('link', { name: 'Go Home' })).toHaveAttribute('href', '/home')
+      await expectNoAxeViolations(page, `the not-found page at ${width} px`)
+      if (SHOTS) await page.screenshot({ path: `${SHOTS}/not-found-${width}.png`, fullPage: true })
+    }
+  })
+
+  test('/polls without a poll says where a poll comes from, with the way home', async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: 375, height: 800 })
+    await page.goto('/polls')
+    await expect(page.getByRole('heading', { level: 1, name: 'No Poll Selected' })).toBeVisible()
+    await expect(page.getByRole('main')).toContainText('Open the poll link from your vote-code')
+    await expectNoAxeViolations(page, '/polls at 375 px')
+    await page.getByRole('main').getByRole('link', { name: 'Go Home' }).click()
+    await expect(page).toHaveURL(/\/home$/)
+  })
+
+  test("on a phone the member's menu shows their username, whole", async ({ page, playwright }) => {
+    const request = await playwright.request.newContext({ baseURL: e2e.baseUrl })
+    const member = await createMember(request)
+    await page.setViewportSize({ width: 375, height: 740 })
+    await loginThroughPage(page, member.username, member.password)
+    const menu = page.getByRole('banner').getByRole('button', { name: member.username })
+    const name = menu.getByText(member.username, { exact: true })
+    await expect(name).toBeVisible()
+    await expect(name).toBeInViewport({ ratio: 1 })
+    // Not cut short by an ellipsis either.
+    expect(await name.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true)
+    await expectNoAxeViolations(page, 'home with the member menu at 375 px')
+    await menu.click()
+    await expect(page.getByRole('menuitem', { name: '[ profile ]' })).toBeVisible()
   })
 
   test('guarded screens send a visitor home', async ({ page }) => {

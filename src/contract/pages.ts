@@ -7,18 +7,34 @@ import { buildPath, type PathParamName } from './path'
  * server puts APP_URL in front of a link (server/lib/links.ts), the page its own address.
  */
 
-/** A page address; `secretParams` names the parts that are secrets, never logged. */
+/**
+ * A page address; `secretParams` names the parts that are secrets, never logged; `idParams` the
+ * parts that must be a record's id (`isPageId`), anything else being a page that does not exist.
+ */
 export type PageRoute = {
   /** React Router's pattern: `:name` is one segment, `:name?` an optional one. */
   readonly path: string
   readonly secretParams?: readonly string[]
+  readonly idParams?: readonly string[]
+}
+
+type PageOptions<P extends string> = {
+  readonly secretParams?: readonly PathParamName<P>[]
+  readonly idParams?: readonly PathParamName<P>[]
 }
 
 function page<const P extends string>(
   path: P,
-  options: { secretParams?: readonly PathParamName<P>[] } = {},
-): { readonly path: P; readonly secretParams?: readonly PathParamName<P>[] } {
+  options: PageOptions<P> = {},
+): { readonly path: P } & PageOptions<P> {
   return { path, ...options }
+}
+
+const MAX_ID = 2_147_483_647
+
+/** An id as the links podclub hands out write it: digits only, from 1 to the largest id. */
+export function isPageId(value: string) {
+  return /^[1-9]\d{0,9}$/.test(value) && Number(value) <= MAX_ID
 }
 
 export const pages = {
@@ -26,7 +42,7 @@ export const pages = {
   home: page('/home'),
   profile: page('/profile'),
   propose: page('/propose'),
-  podclub: page('/podclubs/:id'),
+  podclub: page('/podclubs/:id', { idParams: ['id'] }),
   about: page('/about'),
   login: page('/login'),
   // Welcome codes are single-use secrets; the club code is not, but the two look alike.
@@ -36,7 +52,7 @@ export const pages = {
   waitlist: page('/waitlist'),
   confirmEmail: page('/confirm-email/:uid/:token', { secretParams: ['token'] }),
   qrInvite: page('/qr-invite'),
-  polls: page('/polls/:pollId?/:voteCode?', { secretParams: ['voteCode'] }),
+  polls: page('/polls/:pollId?/:voteCode?', { secretParams: ['voteCode'], idParams: ['pollId'] }),
   controlPanel: page('/controlpanel'),
   unsubscribe: page('/unsubscribe/:uid/:token', { secretParams: ['token'] }),
 } as const satisfies Record<string, PageRoute>

@@ -9,7 +9,7 @@ import { createAppRoutes } from './router'
 
 // The calls the screens make as they open; how they answer is their own tests' business.
 const screenCalls: Handlers = {
-  getPodclubDetail: () => replyError(404),
+  getPodclubDetail: () => replyError(503),
   getProfile: () => replyError(503),
   getProposalSuggestions: () => replyError(503),
 }
@@ -154,6 +154,26 @@ describe('old-style links', () => {
 })
 
 describe('not-found page', () => {
+  it.each([
+    '/podclubs/abc',
+    '/podclubs/0',
+    '/podclubs/1e3',
+    '/podclubs/12.5',
+    '/podclubs/99999999999',
+    '/polls/abc',
+    '/polls/abc/SOMECODE',
+    '/polls/-3',
+  ])('shows %s, whose id cannot be one, as not found without asking the API', async (path) => {
+    const { api, user, router } = renderWithProviders({ path, handlers: screenCalls })
+    expect(await findScreenTitle()).toHaveTextContent('Page Not Found')
+    expect(api.callsTo('getPodclubDetail')).toHaveLength(0)
+    expect(api.callsTo('getPoll')).toHaveLength(0)
+    expect(api.callsTo('getPollWithCode')).toHaveLength(0)
+    await user.click(screen.getByRole('link', { name: 'Go Home' }))
+    await findScreenTitle('home')
+    expect(router.state.location.pathname).toBe('/home')
+  })
+
   it("offers a 'Go Home' link to /home", async () => {
     const { router, user } = renderWithProviders({ path: '/nowhere' })
     expect(await findScreenTitle()).toHaveTextContent('Page Not Found')

@@ -1,7 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query'
 import type { ComponentType } from 'react'
-import { redirect, type LoaderFunctionArgs, type RouteObject } from 'react-router'
-import { pages } from '#contract/pages'
+import { data, redirect, type LoaderFunctionArgs, type RouteObject } from 'react-router'
+import { isPageId, pages, type PageRoute } from '#contract/pages'
 import {
   RootErrorBoundary,
   RouteErrorBoundary,
@@ -16,12 +16,16 @@ type Access = 'everyone' | 'visitors' | 'members' | 'superusers'
 
 // Every route checks the session in its own loader: React Router does not rerun a parent's
 // loader on each navigation, and the spec wants the user known before every one.
-function guard(queryClient: QueryClient, access: Access) {
-  return async () => {
+// An address whose id cannot be one ('/podclubs/abc') is a page that does not exist: the route's
+// error boundary shows the not-found page.
+function guard(queryClient: QueryClient, access: Access, idParams: PageRoute['idParams'] = []) {
+  return async ({ params }: LoaderFunctionArgs) => {
     const user = await loadUser(queryClient)
     if (access === 'visitors' && user) throw redirect('/home')
     if (access === 'members' && !user) throw redirect('/home')
     if (access === 'superusers' && !user?.is_superuser) throw redirect('/home')
+    const isBadId = (name: string) => params[name] !== undefined && !isPageId(params[name])
+    if (idParams.some(isBadId)) throw data(null, { status: 404, statusText: 'Not Found' })
     return null
   }
 }
@@ -38,7 +42,16 @@ export function createAppRoutes(queryClient: QueryClient): RouteObject[] {
     path: string,
     access: Access,
     load: () => Promise<{ default: ComponentType }>,
-  ): RouteObject => ({ path, loader: guard(queryClient, access), lazy: screen(load) })
+    idParams?: PageRoute['idParams'],
+  ): RouteObject => ({
+    path,
+    loader: guard(queryClient, access, idParams),
+    // Only the query or hash changed (the control panel's ?section=): same screen, same session,
+    // so the guard does not run again and the change shows at once.
+    shouldRevalidate: ({ currentUrl, nextUrl, defaultShouldRevalidate }) =>
+      currentUrl.pathname !== nextUrl.pathname && defaultShouldRevalidate,
+    lazy: screen(load),
+  })
 
   const loadHome = () => import('./routes/home')
   const homeLoader = async ({ request }: LoaderFunctionArgs): Promise<HomeLoaderData> => {
@@ -66,7 +79,12 @@ export function createAppRoutes(queryClient: QueryClient): RouteObject[] {
             { path: pages.home.path, loader: homeLoader, lazy: screen(loadHome) },
             route(pages.profile.path, 'members', () => import('./routes/profile')),
             route(pages.propose.path, 'members', () => import('./routes/propose')),
-            route(pages.podclub.path, 'everyone', () => import('./routes/podclub')),
+            route(
+              pages.podclub.path,
+              'everyone',
+              () => import('./routes/podclub'),
+              pages.podclub.idParams,
+            ),
             route(pages.about.path, 'everyone', () => import('./routes/about')),
             route(pages.login.path, 'visitors', () => import('./routes/login')),
             route(pages.register.path, 'visitors', () => import('./routes/register')),
@@ -75,7 +93,12 @@ export function createAppRoutes(queryClient: QueryClient): RouteObject[] {
             route(pages.waitlist.path, 'everyone', () => import('./routes/waitlist')),
             route(pages.confirmEmail.path, 'everyone', () => import('./routes/confirm-email')),
             route(pages.qrInvite.path, 'everyone', () => import('./routes/qr-invite')),
-            route(pages.polls.path, 'everyone', () => import('./routes/polls')),
+            route(
+              pages.polls.path,
+              'everyone',
+              () => import('./routes/polls'),
+              pages.polls.idParams,
+            ),
             route(pages.controlPanel.path, 'superusers', () => import('./routes/control-panel')),
             route(pages.unsubscribe.path, 'everyone', () => import('./routes/unsubscribe')),
             route('*', 'everyone', () => import('./routes/not-found')),

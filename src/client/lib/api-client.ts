@@ -79,6 +79,11 @@ export function isApiError(error: unknown): error is ApiError {
   return error instanceof ApiError
 }
 
+/** The API's 404: what was asked for does not exist (or is not the asker's to see). */
+export function isNotFoundError(error: unknown): error is ApiError {
+  return isApiError(error) && error.status === 404
+}
+
 type UnauthorizedHandler = () => void
 let unauthorizedHandler: UnauthorizedHandler | null = null
 

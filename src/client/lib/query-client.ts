@@ -1,12 +1,18 @@
 import { QueryClient, type DefaultOptions } from '@tanstack/react-query'
 import { isApiError } from './api-client'
 
-// A 4xx answer will not change on a retry, and retrying a 401 would repeat the session-expired
-// handling; only network failures and 5xx get a second chance.
-function shouldRetry(failureCount: number, error: unknown) {
-  if (isApiError(error) && error.status >= 400 && error.status < 500) return false
-  return failureCount < 2
+/**
+ * A 4xx answer will not change on a retry, and retrying a 401 would repeat the session-expired
+ * handling; only network failures and 5xx are tried again, up to `times` more times.
+ */
+export function retryServerFailures(times: number) {
+  return (failureCount: number, error: unknown) => {
+    if (isApiError(error) && error.status >= 400 && error.status < 500) return false
+    return failureCount < times
+  }
 }
+
+const shouldRetry = retryServerFailures(2)
 
 export const queryConfig = {
   queries: {

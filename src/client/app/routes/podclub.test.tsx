@@ -115,9 +115,22 @@ describe('the podclub detail page', () => {
   it("shows 'Failed to fetch podclub' when the podclub cannot load", async () => {
     renderWithProviders({
       path: '/podclubs/7',
-      handlers: { getPodclubDetail: () => replyError(404, { detail: 'podclub not found' }) },
+      handlers: { getPodclubDetail: () => replyError(503, { detail: 'Try again soon.' }) },
     })
     expect(await screen.findByRole('alert')).toHaveTextContent('Failed to fetch podclub')
+    expect(screen.getByRole('alert')).toHaveTextContent('Try again soon.')
+  })
+
+  it('shows the not-found page, with the way home, for a podclub that does not exist', async () => {
+    const { user, router } = renderWithProviders({
+      path: '/podclubs/99999',
+      handlers: { getPodclubDetail: () => replyError(404, { detail: 'podclub not found' }) },
+    })
+    await findScreenTitle('Page Not Found')
+    expect(screen.queryByText('Failed to fetch podclub')).toBeNull()
+    await user.click(screen.getByRole('link', { name: 'Go Home' }))
+    await findScreenTitle('home')
+    expect(router.state.location.pathname).toBe('/home')
   })
 
   it('sends a visitor to log in, and brings them back to the podclub afterwards', async () => {

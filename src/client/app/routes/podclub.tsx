@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react'
 import { useNavigate, useParams } from 'react-router'
+import { NotFoundPage } from '#client/components/errors/not-found-page'
 import { Spinner } from '#client/components/ui/spinner'
 import { HindsightsCard } from '#client/features/hindsights/components/hindsights-card'
 import { usePodclubDetail } from '#client/features/podclub-detail/api/get-podclub-detail'
@@ -10,6 +11,7 @@ import {
   PodclubHeader,
 } from '#client/features/podclub-detail/components/podclub-details'
 import { SeatAction } from '#client/features/podclubs/components/seat-action'
+import { isNotFoundError } from '#client/lib/api-client'
 import { useUser } from '#client/lib/auth'
 import { toast } from '#client/lib/toast'
 
@@ -34,6 +36,8 @@ export default function PodclubRoute() {
     void navigate('/home')
   }, [isGated, navigate])
 
+  // A podclub that does not exist (a mistyped or an old link): the not-found page, with the way home.
+  if (!data && isNotFoundError(podclub.error)) return <NotFoundPage />
   if (!data && podclub.isError) {
     return <LoadFailure message={podclub.error.message} />
   }

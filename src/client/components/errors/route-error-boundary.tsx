@@ -2,6 +2,7 @@ import type { ReactNode } from 'react'
 import { isRouteErrorResponse, Link, useRouteError } from 'react-router'
 import { Button } from '#client/components/ui/button'
 import { isApiError } from '#client/lib/api-client'
+import { NotFoundPage } from './not-found-page'
 
 export const ROUTE_ERROR_TITLE = 'Something went wrong'
 
@@ -31,9 +32,18 @@ function ErrorContent({ error, home }: { error: unknown; home: ReactNode }) {
   )
 }
 
-/** Shown in place of one screen, inside the header and footer, when that screen breaks. */
+/** An address that cannot be a page (the router's 404: '/podclubs/abc'). */
+function isNotFound(error: unknown) {
+  return isRouteErrorResponse(error) && error.status === 404
+}
+
+/**
+ * Shown in place of one screen, inside the header and footer, when that screen breaks; or the
+ * not-found page when what the screen shows does not exist.
+ */
 export function RouteErrorBoundary() {
   const error = useRouteError()
+  if (isNotFound(error)) return <NotFoundPage />
   return (
     <div role="alert" className="grid max-w-prose gap-4">
       <ErrorContent error={error} home={<Link to="/home">Go Home</Link>} />

@@ -22,14 +22,16 @@ const navLinkClass = ({ isActive }: { isActive: boolean }) =>
   )
 
 const triggerClass =
-  'inline-flex cursor-pointer items-center gap-2 rounded-sm px-2 py-1 font-mono text-sm text-ink hover:bg-accent-soft data-[state=open]:bg-accent-soft'
+  'inline-flex max-w-full min-w-0 cursor-pointer items-center gap-2 rounded-sm px-2 py-1 font-mono text-sm text-ink hover:bg-accent-soft data-[state=open]:bg-accent-soft'
 
 export function Header({ user, onLogout, isLoggingOut = false }: HeaderProps) {
   return (
     <header className="border-b border-line bg-paper">
       <nav
         aria-label="Main"
-        className="mx-auto flex min-h-15 max-w-5xl items-center justify-between gap-3 px-4 py-3"
+        // A member's menu that does not fit beside the brand (a long username, a super user's
+        // extra link on a phone) takes a line of its own rather than hiding the name.
+        className="mx-auto flex min-h-15 max-w-5xl flex-wrap items-center justify-between gap-x-3 gap-y-2 px-4 py-3"
       >
         {/* Spec 2 §2: the brand goes Home without the splash. */}
         <Link
@@ -38,7 +40,7 @@ export function Header({ user, onLogout, isLoggingOut = false }: HeaderProps) {
         >
           podclub<span className="text-accent">.</span>
         </Link>
-        <div className="flex items-center gap-1 sm:gap-2">
+        <div className="ml-auto flex max-w-full min-w-0 items-center gap-1 sm:gap-2">
           {user ? (
             <MemberNav user={user} onLogout={onLogout} isLoggingOut={isLoggingOut} />
           ) : (
@@ -66,8 +68,7 @@ function MemberNav({
         trigger={
           <>
             <Avatar name={user.username} size="sm" />
-            {/* Kept for screen readers on small screens, where only the avatar shows. */}
-            <span className="sr-only sm:not-sr-only">{user.username}</span>
+            <span className="min-w-0 truncate">{user.username}</span>
             <ChevronDown aria-hidden className="size-4 text-ink-muted" />
           </>
         }

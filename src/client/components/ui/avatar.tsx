@@ -6,7 +6,7 @@ import { cn } from '#client/lib/cn'
  */
 
 // Dark enough that white initials stay readable (contrast above 7:1 on each).
-const AVATAR_COLOURS = [
+export const AVATAR_COLOURS = [
   '#1d4a36',
   '#1f3a6b',
   '#6b2150',

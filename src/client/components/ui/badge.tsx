@@ -3,7 +3,7 @@ import type { ComponentProps } from 'react'
 import { cn } from '#client/lib/cn'
 
 export const badgeVariants = cva(
-  'inline-flex items-center rounded-sm px-2 py-0.5 font-mono text-xs whitespace-nowrap',
+  'inline-flex max-w-full items-center rounded-sm px-2 py-0.5 font-mono text-xs',
   {
     variants: {
       variant: {

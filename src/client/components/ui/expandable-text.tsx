@@ -25,7 +25,7 @@ export function ExpandableText({
   const q = quoted ? ['\u201c', '\u201d'] : ['', '']
   return (
     <div className={className}>
-      <p id={id} className="break-words whitespace-pre-line">
+      <p id={id} className="whitespace-pre-line">
         {q[0]}
         <LinkifiedText text={shown} />
         {q[1]}

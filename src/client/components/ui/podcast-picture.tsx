@@ -1,9 +1,18 @@
 import { useState } from 'react'
 import { cn } from '#client/lib/cn'
+import { avatarColourOf } from './avatar'
+
+/** The capital first letter (or digit) of a podcast's name: '99% invisible' → '9'. */
+export function podcastInitialOf(name: string) {
+  const first = /[\p{L}\p{N}]/u.exec(name)?.[0]
+  return first ? first.toLocaleUpperCase() : 'P'
+}
 
 /**
- * A podcast's picture, or its initial on the club's green when there is none or it fails to load
- * (gone, or refused by the page's image policy) instead of a broken-image icon.
+ * A podcast's picture, or a tile with its initial when there is none or it fails to load (gone,
+ * or refused by the page's image policy) instead of a broken-image icon. The tile's colour comes
+ * from the name (the avatars' dark colours, each well above AA with the light letter), so a feed
+ * of podcasts without artwork is not a wall of identical squares.
  */
 export function PodcastPicture({
   name,
@@ -36,12 +45,11 @@ export function PodcastPicture({
   return (
     <div
       aria-hidden
-      className={cn(
-        box,
-        'grid shrink-0 place-items-center rounded-sm bg-accent font-mono text-on-accent',
-      )}
+      data-testid="podcast-tile"
+      style={{ backgroundColor: avatarColourOf(name.trim().toLocaleLowerCase()) }}
+      className={cn(box, 'grid shrink-0 place-items-center rounded-sm font-mono text-on-accent')}
     >
-      {name.trim().charAt(0).toLowerCase() || 'p'}
+      {podcastInitialOf(name)}
     </div>
   )
 }

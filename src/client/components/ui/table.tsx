@@ -10,7 +10,8 @@ type TableRegionProps = {
 
 /**
  * A wide table scrolls sideways inside its own labelled region, so a phone never scrolls the
- * whole page; the region takes focus so the keyboard can scroll it too.
+ * whole page; the region takes focus so the keyboard can scroll it too. A stacked table (see
+ * `Table`) has nothing to scroll on a phone.
  */
 export function TableRegion({ label, children, className }: TableRegionProps) {
   return (
@@ -29,14 +30,39 @@ export function TableRegion({ label, children, className }: TableRegionProps) {
   )
 }
 
-export function Table({ className, ...props }: ComponentProps<'table'>) {
-  return <table className={cn('w-full border-collapse text-left text-sm', className)} {...props} />
+type TableProps = ComponentProps<'table'> & {
+  /**
+   * On a phone (below 48rem) each row becomes a card: one cell a line, named by its column
+   * (`TableCell`'s `label`), so no row is wider than the screen (`.table-stack`, styles.css).
+   */
+  stack?: boolean
+}
+
+// The roles are written out: a stacked table's rows and cells are laid out as blocks, which some
+// browsers take to mean they are no longer a table's; the roles keep them one.
+export function Table({ className, stack = false, ...props }: TableProps) {
+  return (
+    <table
+      role="table"
+      className={cn('w-full border-collapse text-left text-sm', stack && 'table-stack', className)}
+      {...props}
+    />
+  )
+}
+
+export function TableHeader(props: ComponentProps<'thead'>) {
+  return <thead role="rowgroup" {...props} />
+}
+
+export function TableBody(props: ComponentProps<'tbody'>) {
+  return <tbody role="rowgroup" {...props} />
 }
 
 export function TableHead({ className, ...props }: ComponentProps<'th'>) {
   return (
     <th
       scope="col"
+      role="columnheader"
       className={cn(
         'border-b border-line px-3 py-2 align-bottom font-mono text-xs font-semibold text-ink-muted',
         className,
@@ -46,12 +72,22 @@ export function TableHead({ className, ...props }: ComponentProps<'th'>) {
   )
 }
 
-export function TableCell({ className, ...props }: ComponentProps<'td'>) {
+type TableCellProps = ComponentProps<'td'> & {
+  /** The cell's column, shown beside it when a stacked table's row is a card. */
+  label?: string
+}
+
+export function TableCell({ className, label, ...props }: TableCellProps) {
   return (
-    <td className={cn('border-b border-line/60 px-3 py-2 align-middle', className)} {...props} />
+    <td
+      role="cell"
+      data-label={label}
+      className={cn('border-b border-line/60 px-3 py-2 align-middle', className)}
+      {...props}
+    />
   )
 }
 
 export function TableRow({ className, ...props }: ComponentProps<'tr'>) {
-  return <tr className={cn('last:[&>td]:border-b-0', className)} {...props} />
+  return <tr role="row" className={cn('last:[&>td]:border-b-0', className)} {...props} />
 }

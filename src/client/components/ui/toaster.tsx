@@ -49,7 +49,7 @@ function ToastMessage({ item }: { item: ToastItem }) {
       <div className="grid gap-1">
         <Toast.Title className="font-mono text-sm font-semibold">{item.title}</Toast.Title>
         {item.description ? (
-          <Toast.Description className="text-sm break-words">{item.description}</Toast.Description>
+          <Toast.Description className="text-sm">{item.description}</Toast.Description>
         ) : null}
         {item.action ? (
           <ToastActionLink action={item.action} onFollowed={() => dismissToast(item.id)} />

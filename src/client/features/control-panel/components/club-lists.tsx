@@ -1,33 +1,41 @@
 import type { ControlPanel } from '#contract/control-panel'
 import { LinkifiedText } from '#client/components/ui/linkified-text'
-import { Table, TableCell, TableHead, TableRegion, TableRow } from '#client/components/ui/table'
+import {
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableHeader,
+  TableRegion,
+  TableRow,
+} from '#client/components/ui/table'
 import { formatListDate } from '../lib/format'
 
 export function WaitlistTable({ entries }: { entries: ControlPanel['waitlist'] }) {
   if (entries.length === 0) return <p className="text-sm text-ink-muted">Nobody is waiting.</p>
   return (
     <TableRegion label="Waitlist" className="max-h-96 overflow-y-auto">
-      <Table className="min-w-[36rem]">
-        <thead>
-          <tr>
+      <Table stack className="md:min-w-[36rem]">
+        <TableHeader>
+          <TableRow>
             <TableHead>Date</TableHead>
             <TableHead>Email</TableHead>
             <TableHead>How they heard</TableHead>
             <TableHead>Favorite podcast</TableHead>
-          </tr>
-        </thead>
-        <tbody>
+          </TableRow>
+        </TableHeader>
+        <TableBody>
           {entries.map((entry) => (
             <TableRow key={`${entry.email}-${entry.date_created}`}>
-              <TableCell className="whitespace-nowrap">
+              <TableCell label="Date" className="md:whitespace-nowrap">
                 {formatListDate(entry.date_created)}
               </TableCell>
-              <TableCell className="whitespace-nowrap">{entry.email}</TableCell>
-              <TableCell>{entry.how}</TableCell>
-              <TableCell>{entry.favorite_podcast}</TableCell>
+              <TableCell label="Email">{entry.email}</TableCell>
+              <TableCell label="How they heard">{entry.how}</TableCell>
+              <TableCell label="Favorite podcast">{entry.favorite_podcast}</TableCell>
             </TableRow>
           ))}
-        </tbody>
+        </TableBody>
       </Table>
     </TableRegion>
   )
@@ -51,31 +59,31 @@ function NotesTable({
 }) {
   return (
     <TableRegion label={label} className="max-h-96 overflow-y-auto">
-      <Table className="min-w-[36rem]">
-        <thead>
-          <tr>
+      <Table stack className="md:min-w-[36rem]">
+        <TableHeader>
+          <TableRow>
             <TableHead>Date</TableHead>
             <TableHead>Member</TableHead>
             <TableHead>Podcast link</TableHead>
             <TableHead>{textHeading}</TableHead>
-          </tr>
-        </thead>
-        <tbody>
+          </TableRow>
+        </TableHeader>
+        <TableBody>
           {notes.map((note, i) => (
             <TableRow key={`${note.date_created}-${i}`}>
-              <TableCell className="whitespace-nowrap">
+              <TableCell label="Date" className="md:whitespace-nowrap">
                 {formatListDate(note.date_created)}
               </TableCell>
-              <TableCell>{note.username ?? 'a visitor'}</TableCell>
-              <TableCell className="max-w-56 break-all">
+              <TableCell label="Member">{note.username ?? 'a visitor'}</TableCell>
+              <TableCell label="Podcast link" className="md:max-w-56">
                 <LinkifiedText text={note.podcast_link} />
               </TableCell>
-              <TableCell className="min-w-48">
+              <TableCell label={textHeading} className="md:min-w-48">
                 <LinkifiedText text={note.text} />
               </TableCell>
             </TableRow>
           ))}
-        </tbody>
+        </TableBody>
       </Table>
     </TableRegion>
   )

@@ -10,6 +10,7 @@ import {
 import { superuser } from '#client/testing/fixtures'
 import { reply, replyError, type Handler, type Handlers } from '#client/testing/mock-api'
 import { findScreenTitle, queryToasts, renderWithProviders } from '#client/testing/render'
+import { SECTIONS } from './control-panel'
 
 const podclub: ControlPanelPodclub = {
   id: 12,
@@ -306,7 +307,7 @@ describe('control panel: loading, errors and empty lists', () => {
 
   it('lists e-mail activity, codes, new users and the club lists', async () => {
     const sentAt = new Date(2026, 10, 20, 9, 15)
-    await renderPanel(
+    const { user } = await renderPanel(
       {},
       panelOf({
         email_tracker: [
@@ -354,6 +355,7 @@ describe('control panel: loading, errors and empty lists', () => {
         ],
       }),
     )
+    await user.click(screen.getByRole('tab', { name: 'e-mail & blasts' }))
     const emails = screen.getByRole('region', { name: 'Recent email activity' })
     const rows = within(emails).getAllByRole('row').slice(1)
     expect(
@@ -363,6 +365,7 @@ describe('control panel: loading, errors and empty lists', () => {
     ).toEqual(['Nov 20, 2026, 9:15 AM', 'maya@example.com', 'Starting in 10 minutes', 'Delivered'])
     expect(rows[1]).toHaveTextContent('Failed')
 
+    await user.click(screen.getByRole('tab', { name: 'members & codes' }))
     const codes = screen.getByRole('region', { name: 'Invitation codes' })
     expect(within(codes).getByRole('row', { name: 'abc123xyz Active' })).toBeInTheDocument()
     expect(within(codes).getByRole('row', { name: 'used456qq Used' })).toBeInTheDocument()
@@ -371,6 +374,7 @@ describe('control panel: loading, errors and empty lists', () => {
     expect(within(users).getByRole('listitem')).toHaveTextContent('RErenren@example.com')
 
     expect(screen.getByRole('region', { name: 'Waitlist' })).toHaveTextContent('Radiolab')
+    await user.click(screen.getByRole('tab', { name: 'suggestions & feedback' }))
     expect(
       within(screen.getByRole('region', { name: 'Suggestions' })).getByRole('link', {
         name: 'https://example.com/show',
@@ -384,6 +388,7 @@ describe('control panel: loading, errors and empty lists', () => {
       createInviteCodes: () =>
         reply(inviteCodesResponseSchema, { data: { codes: ['newcode01', 'newcode02'] } }, 201),
     })
+    await user.click(screen.getByRole('tab', { name: 'members & codes' }))
     const count = screen.getByLabelText('how many codes (1–100)')
     await user.clear(count)
     await user.type(count, '200')
@@ -398,5 +403,68 @@ describe('control panel: loading, errors and empty lists', () => {
     expect(api.callsTo('createInviteCodes')[0]?.body).toEqual({ count: 2 })
     // The panel reloads so the new codes join the table.
     await waitFor(() => expect(api.callsTo('getControlPanel')).toHaveLength(2))
+  })
+})
+
+describe('control panel: sections', () => {
+  const tabs = () => screen.getAllByRole('tab').map((tab) => tab.textContent)
+  const selected = () => screen.getByRole('tab', { selected: true }).textContent
+  const panel = () => screen.getByRole('tabpanel')
+
+  it('shows one section at a time, opened from its tab, and the address remembers it', async () => {
+    const { user, router } = await renderPanel()
+    expect(screen.getByRole('tablist', { name: 'control panel sections' })).toBeInTheDocument()
+    expect(tabs()).toEqual(SECTIONS.map((s) => s.label))
+    expect(selected()).toBe('podclubs')
+    expect(panel()).toHaveAccessibleName('podclubs')
+    expect(within(panel()).getByRole('heading', { name: 'Upcoming podclubs' })).toBeVisible()
+    expect(screen.queryByRole('heading', { name: 'Recent email activity' })).toBeNull()
+
+    await user.click(screen.getByRole('tab', { name: 'e-mail & blasts' }))
+    expect(selected()).toBe('e-mail & blasts')
+    expect(within(panel()).getByRole('heading', { name: 'Recent email activity' })).toBeVisible()
+    expect(screen.queryByRole('heading', { name: 'Upcoming podclubs' })).toBeNull()
+    expect(router.state.location.search).toBe('?section=mail')
+  })
+
+  it('moves between sections with the arrow keys', async () => {
+    const { user, router } = await renderPanel()
+    await user.click(screen.getByRole('tab', { name: 'podclubs' }))
+    await user.keyboard('{ArrowRight}')
+    expect(screen.getByRole('tab', { name: 'e-mail & blasts' })).toHaveFocus()
+    await waitFor(() => expect(selected()).toBe('e-mail & blasts'))
+    await user.keyboard('{End}')
+    await waitFor(() => expect(selected()).toBe('suggestions & feedback'))
+    expect(router.state.location.search).toBe('?section=notes')
+    await user.keyboard('{ArrowRight}')
+    await waitFor(() => expect(selected()).toBe('podclubs'))
+  })
+
+  it('opens the section the address names, and the first for one it does not know', async () => {
+    const opened = async (path: string) => {
+      const view = renderWithProviders({
+        path,
+        currentUser: superuser,
+        handlers: { getControlPanel: () => reply(controlPanelResponseSchema, { data: panelOf() }) },
+      })
+      await findScreenTitle('control panel')
+      const tab = (await screen.findByRole('tab', { selected: true })).textContent
+      view.unmount()
+      return tab
+    }
+    expect(await opened('/controlpanel?section=members')).toBe('members & codes')
+    expect(await opened('/controlpanel?section=create')).toBe('create & edit')
+    expect(await opened('/controlpanel?section=nonsense')).toBe('podclubs')
+  })
+
+  it('keeps what was typed in a section while another one shows', async () => {
+    const { user } = await renderPanel()
+    const quick = screen.getByRole('form', { name: 'Quick Registration' })
+    await user.type(within(quick).getByLabelText('Username'), 'ren')
+    await user.click(screen.getByRole('tab', { name: 'create & edit' }))
+    await user.click(screen.getByRole('tab', { name: 'podclubs' }))
+    expect(
+      within(screen.getByRole('form', { name: 'Quick Registration' })).getByLabelText('Username'),
+    ).toHaveValue('ren')
   })
 })

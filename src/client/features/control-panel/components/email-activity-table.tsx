@@ -1,5 +1,13 @@
 import type { ControlPanel } from '#contract/control-panel'
-import { Table, TableCell, TableHead, TableRegion, TableRow } from '#client/components/ui/table'
+import {
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableHeader,
+  TableRegion,
+  TableRow,
+} from '#client/components/ui/table'
 import { cn } from '#client/lib/cn'
 import { formatActivityDate } from '../lib/format'
 
@@ -9,25 +17,26 @@ export function EmailActivityTable({ emails }: { emails: ControlPanel['email_tra
   }
   return (
     <TableRegion label="Recent email activity">
-      <Table className="min-w-[40rem]">
-        <thead>
-          <tr>
+      <Table stack className="md:min-w-[40rem]">
+        <TableHeader>
+          <TableRow>
             <TableHead>Date</TableHead>
             <TableHead>Recipient</TableHead>
             <TableHead>Subject</TableHead>
             <TableHead>Status</TableHead>
-          </tr>
-        </thead>
-        <tbody>
+          </TableRow>
+        </TableHeader>
+        <TableBody>
           {emails.map((email, i) => (
             <TableRow key={`${email.date_created}-${email.email}-${i}`}>
-              <TableCell className="whitespace-nowrap">
+              <TableCell label="Date" className="md:whitespace-nowrap">
                 {formatActivityDate(email.date_created)}
               </TableCell>
-              {/* The table scrolls on a phone: an address stays whole rather than split. */}
-              <TableCell className="whitespace-nowrap">{email.email}</TableCell>
-              <TableCell className="min-w-64">{email.subject}</TableCell>
-              <TableCell>
+              <TableCell label="Recipient">{email.email}</TableCell>
+              <TableCell label="Subject" className="md:min-w-64">
+                {email.subject}
+              </TableCell>
+              <TableCell label="Status">
                 <span
                   className={cn(
                     'rounded-sm px-2 py-0.5 font-mono text-xs',
@@ -41,7 +50,7 @@ export function EmailActivityTable({ emails }: { emails: ControlPanel['email_tra
               </TableCell>
             </TableRow>
           ))}
-        </tbody>
+        </TableBody>
       </Table>
     </TableRegion>
   )

@@ -4,7 +4,15 @@ import { Field } from '#client/components/form/field'
 import { PendingButton } from '#client/components/form/pending-button'
 import { showServerError } from '#client/components/form/server-error'
 import { useContractForm } from '#client/components/form/use-contract-form'
-import { Table, TableCell, TableHead, TableRegion, TableRow } from '#client/components/ui/table'
+import {
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableHeader,
+  TableRegion,
+  TableRow,
+} from '#client/components/ui/table'
 import { cn } from '#client/lib/cn'
 import { toast } from '#client/lib/toast'
 import { useCreateInviteCodes } from '../api/create-invite-codes'
@@ -18,16 +26,16 @@ export function InviteCodesSection({ codes }: { codes: ControlPanel['welcome_cod
       ) : (
         <TableRegion label="Invitation codes" className="max-h-96 overflow-y-auto">
           <Table>
-            <thead>
-              <tr>
+            <TableHeader>
+              <TableRow>
                 <TableHead>Code</TableHead>
                 <TableHead>Status</TableHead>
-              </tr>
-            </thead>
-            <tbody>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
               {codes.map((code) => (
                 <TableRow key={code.code}>
-                  <TableCell className="font-mono break-all">{code.code}</TableCell>
+                  <TableCell className="font-mono">{code.code}</TableCell>
                   <TableCell>
                     <span
                       className={cn(
@@ -40,7 +48,7 @@ export function InviteCodesSection({ codes }: { codes: ControlPanel['welcome_cod
                   </TableCell>
                 </TableRow>
               ))}
-            </tbody>
+            </TableBody>
           </Table>
         </TableRegion>
       )}

@@ -11,8 +11,8 @@ export function NewUsersList({ users }: { users: ControlPanel['users_this_month'
         <li key={user.username} className="flex min-w-0 items-center gap-3">
           <Avatar name={user.username} />
           <div className="grid min-w-0">
-            <span className="truncate font-mono text-sm">{user.username}</span>
-            <span className="truncate text-sm text-ink-muted">{user.email}</span>
+            <span className="font-mono text-sm">{user.username}</span>
+            <span className="text-sm text-ink-muted">{user.email}</span>
           </div>
         </li>
       ))}

@@ -8,10 +8,12 @@ import { createProposalResponseSchema } from '#contract/proposals'
 import { superuser } from '#client/testing/fixtures'
 import { reply, replyError, type Handlers } from '#client/testing/mock-api'
 import { findScreenTitle, queryToasts, renderWithProviders } from '#client/testing/render'
+import { SECTIONS, type SectionId } from './control-panel'
 
-async function renderPanel(handlers: Handlers = {}) {
+/** The panel opened at one of its sections (?section=), as a link to it would. */
+async function renderPanel(handlers: Handlers = {}, section: SectionId = 'podclubs') {
   const view = renderWithProviders({
-    path: '/controlpanel',
+    path: `/controlpanel?section=${section}`,
     currentUser: superuser,
     handlers: {
       getControlPanel: () =>
@@ -31,9 +33,12 @@ async function renderPanel(handlers: Handlers = {}) {
     },
   })
   await findScreenTitle('control panel')
-  await screen.findByRole('heading', { name: 'Quick Registration' })
+  const label = SECTIONS.find((s) => s.id === section)!.label
+  await screen.findByRole('tabpanel', { name: label })
   return view
 }
+
+const renderCreateSection = (handlers: Handlers = {}) => renderPanel(handlers, 'create')
 
 const toastText = () => queryToasts().map((t) => t.textContent)
 const form = (name: string) => screen.getByRole('form', { name })
@@ -79,7 +84,7 @@ describe('control panel: quick registration', () => {
 
 describe('control panel: create a podclub', () => {
   it('shows the proposal messages before calling the server', async () => {
-    const { user, api } = await renderPanel()
+    const { user, api } = await renderCreateSection()
     const create = within(form('create a podclub'))
     await user.type(create.getByLabelText('description'), 'too short')
     await user.click(create.getByRole('button', { name: '[ create podclub ]' }))
@@ -94,7 +99,7 @@ describe('control panel: create a podclub', () => {
 
   it('sends every field and says the podclub was created; failures say why', async () => {
     let fail = false
-    const { user, api } = await renderPanel({
+    const { user, api } = await renderCreateSection({
       createOperatorPodclub: () =>
         fail
           ? replyError(400, { podmeister: ["No member is called 'nobody'."] })
@@ -171,7 +176,7 @@ describe('control panel: create a podclub', () => {
 
 describe('control panel: create a poll', () => {
   it('adds and removes option rows between 2 and 10', async () => {
-    const { user } = await renderPanel()
+    const { user } = await renderCreateSection()
     const poll = within(form('create a poll'))
     expect(poll.getAllByRole('group')).toHaveLength(2)
     expect(poll.queryByRole('button', { name: /remove option/ })).toBeNull()
@@ -185,7 +190,7 @@ describe('control panel: create a poll', () => {
 
   it('sends the poll with its options and says so; a refusal says why', async () => {
     let fail = false
-    const { user, api } = await renderPanel({
+    const { user, api } = await renderCreateSection({
       createPoll: () =>
         fail
           ? replyError(400, { expires_at: [CLUB_TIME_MESSAGES.past] })
@@ -244,7 +249,7 @@ describe('control panel: create a poll', () => {
   })
 
   it('needs option titles before calling the server', async () => {
-    const { user, api } = await renderPanel()
+    const { user, api } = await renderCreateSection()
     const poll = within(form('create a poll'))
     await user.type(poll.getByLabelText('poll title'), 'January')
     await user.type(poll.getByLabelText('voting closes (ET)'), '2030-01-14T19:00')

@@ -11,6 +11,7 @@ import { type Job, jobResponseSchema } from '#contract/jobs'
 import { superuser } from '#client/testing/fixtures'
 import { reply, replyError, type Handlers } from '#client/testing/mock-api'
 import { findScreenTitle, queryToasts, renderWithProviders } from '#client/testing/render'
+import { SECTIONS, type SectionId } from './control-panel'
 
 const podclub: ControlPanelPodclub = {
   id: 7,
@@ -28,9 +29,10 @@ const podclub: ControlPanelPodclub = {
   ten_min_notice_sent: false,
 }
 
-async function renderPanel(handlers: Handlers = {}) {
+/** The panel opened at one of its sections (?section=), as a link to it would. */
+async function renderPanel(handlers: Handlers = {}, section: SectionId = 'mail') {
   const view = renderWithProviders({
-    path: '/controlpanel',
+    path: `/controlpanel?section=${section}`,
     currentUser: superuser,
     handlers: {
       getControlPanel: () =>
@@ -50,9 +52,12 @@ async function renderPanel(handlers: Handlers = {}) {
     },
   })
   await findScreenTitle('control panel')
-  await screen.findByRole('heading', { name: 'Monthly blast' })
+  const label = SECTIONS.find((s) => s.id === section)!.label
+  await screen.findByRole('tabpanel', { name: label })
   return view
 }
+
+const renderCreateSection = (handlers: Handlers = {}) => renderPanel(handlers, 'create')
 
 const toastText = () => queryToasts().map((t) => t.textContent)
 const blastForm = (legend: string) => screen.getByRole('group', { name: legend })
@@ -239,7 +244,7 @@ describe('control panel: blasts', () => {
 
 describe('control panel: edit a podclub and its chat log', () => {
   it('sends only the changed fields, the date as New York MM/DD/YYYY HH:mm', async () => {
-    const { user, api } = await renderPanel({
+    const { user, api } = await renderCreateSection({
       updatePodclub: () => reply(triggerResponseSchema, { data: { ...podclub, location: 'nyc' } }),
     })
     await user.type(screen.getAllByLabelText('podclub ID')[0]!, '7')
@@ -254,7 +259,7 @@ describe('control panel: edit a podclub and its chat log', () => {
   })
 
   it("asks for a change and puts the server's field errors on their fields", async () => {
-    const { user, api } = await renderPanel({
+    const { user, api } = await renderCreateSection({
       updatePodclub: () => replyError(400, { scheduledStart: [CLUB_TIME_MESSAGES.past] }),
     })
     await user.type(screen.getAllByLabelText('podclub ID')[0]!, '7')
@@ -275,7 +280,7 @@ describe('control panel: edit a podclub and its chat log', () => {
   })
 
   it('refuses a time the spring-forward skips on its field, without calling the server', async () => {
-    const { user, api } = await renderPanel()
+    const { user, api } = await renderCreateSection()
     await user.type(screen.getAllByLabelText('podclub ID')[0]!, '7')
     await user.type(screen.getByLabelText('new date and time (ET)'), '2027-03-14T02:30')
     await user.click(screen.getByRole('button', { name: '[ save podclub ]' }))
@@ -286,7 +291,7 @@ describe('control panel: edit a podclub and its chat log', () => {
   })
 
   it('reads a chat log file in the page and saves it', async () => {
-    const { user, api } = await renderPanel({
+    const { user, api } = await renderCreateSection({
       updateChatlog: () => reply(triggerResponseSchema, { data: podclub }),
     })
     const text = '19:02:11 From maya.r to Everyone: hello\n19:03:00 From jon.b: hi'
@@ -306,7 +311,7 @@ describe('control panel: edit a podclub and its chat log', () => {
   })
 
   it('does not send an empty chat log', async () => {
-    const { user, api } = await renderPanel()
+    const { user, api } = await renderCreateSection()
     await user.type(screen.getAllByLabelText('podclub ID')[1]!, '7')
     await user.click(screen.getByRole('button', { name: '[ save chat log ]' }))
     expect(screen.getByLabelText('chat log')).toHaveAccessibleDescription(

@@ -10,7 +10,15 @@ import {
   AlertDialogFooter,
   AlertDialogTitle,
 } from '#client/components/ui/alert-dialog'
-import { Table, TableCell, TableHead, TableRegion, TableRow } from '#client/components/ui/table'
+import {
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableHeader,
+  TableRegion,
+  TableRow,
+} from '#client/components/ui/table'
 import { toast } from '#client/lib/toast'
 import { useTriggerNotice } from '../api/trigger-notice'
 import { StatusMark } from './status-mark'
@@ -25,7 +33,8 @@ const COLUMNS = [
   '1 Day Notice',
   '10 Min Notice',
   'Complete',
-]
+] as const
+const [ID, TITLE, LOCATION, PODMEISTER, DATE_TIME, WEEK, DAY, TEN_MIN, COMPLETE] = COLUMNS
 
 const LOCATION_LABELS = { zoom: 'Zoom', nyc: 'NYC' } as const
 
@@ -54,19 +63,20 @@ function PodclubsTable({ label, empty, podclubs }: PodclubsTableProps) {
   }
   return (
     <TableRegion label={label}>
-      <Table className="min-w-[46rem]">
-        <thead>
-          <tr>
+      {/* A card for each podclub on a phone, the actions on a line of their own. */}
+      <Table stack className="md:min-w-[46rem]">
+        <TableHeader>
+          <TableRow>
             {COLUMNS.map((column) => (
               <TableHead key={column}>{column}</TableHead>
             ))}
-          </tr>
-        </thead>
-        <tbody>
+          </TableRow>
+        </TableHeader>
+        <TableBody>
           {podclubs.map((podclub) => (
             <PodclubRow key={podclub.id} podclub={podclub} idPrefix={label} />
           ))}
-        </tbody>
+        </TableBody>
       </Table>
     </TableRegion>
   )
@@ -114,24 +124,28 @@ function PodclubRow({ podclub, idPrefix }: { podclub: ControlPanelPodclub; idPre
 
   return (
     <TableRow>
-      <TableCell className="font-mono">{podclub.id}</TableCell>
-      <TableCell id={titleId} className="max-w-56 min-w-36">
+      <TableCell label={ID} className="font-mono">
+        {podclub.id}
+      </TableCell>
+      <TableCell label={TITLE} id={titleId} className="md:max-w-56 md:min-w-36">
         {podclub.episode_title}
       </TableCell>
-      <TableCell>{podclub.location ? LOCATION_LABELS[podclub.location] : '—'}</TableCell>
-      <TableCell>{podclub.podmeister}</TableCell>
-      <TableCell className="min-w-36">
+      <TableCell label={LOCATION}>
+        {podclub.location ? LOCATION_LABELS[podclub.location] : '—'}
+      </TableCell>
+      <TableCell label={PODMEISTER}>{podclub.podmeister}</TableCell>
+      <TableCell label={DATE_TIME} className="md:min-w-36">
         {podclub.pretty_date}
         <br />
         <span className="text-ink-muted">{podclub.pretty_time}</span>
       </TableCell>
-      <TableCell>
+      <TableCell label={WEEK}>
         <StatusMark done={podclub.one_week_notice_sent} doneLabel="sent" notDoneLabel="not sent" />
       </TableCell>
-      <TableCell>
+      <TableCell label={DAY}>
         <StatusMark done={podclub.one_day_notice_sent} doneLabel="sent" notDoneLabel="not sent" />
       </TableCell>
-      <TableCell>
+      <TableCell label={TEN_MIN}>
         {podclub.ten_min_notice_sent ? (
           <StatusMark done doneLabel="sent" notDoneLabel="not sent" />
         ) : (
@@ -149,7 +163,7 @@ function PodclubRow({ podclub, idPrefix }: { podclub: ControlPanelPodclub; idPre
           </PendingButton>
         )}
       </TableCell>
-      <TableCell>
+      <TableCell label={COMPLETE}>
         {isCompleted ? (
           <StatusMark done doneLabel="completed" notDoneLabel="not completed" />
         ) : (

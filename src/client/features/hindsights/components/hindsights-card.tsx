@@ -22,7 +22,7 @@ function HindsightMessage({ message }: { message: string }) {
   const [isExpanded, setIsExpanded] = useState(false)
   const short = truncateWords(message, TRUNCATE_AFTER_WORDS)
   return (
-    <p className="break-words whitespace-pre-line">
+    <p className="whitespace-pre-line">
       <LinkifiedText text={isExpanded || !short.truncated ? message : short.text} />
       {short.truncated ? (
         <>

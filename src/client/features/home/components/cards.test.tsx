@@ -87,6 +87,10 @@ describe('TestimonialCard', () => {
       'aria-current',
       'true',
     )
+    // All six hold their place (the card keeps its height); only the shown one is read out.
+    const figures = screen.getAllByRole('figure', { hidden: true })
+    expect(figures).toHaveLength(6)
+    expect(screen.getAllByRole('figure')).toEqual([figures[1]])
   })
 
   it('stands still when the person prefers reduced motion', () => {

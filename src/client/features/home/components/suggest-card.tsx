@@ -9,22 +9,19 @@ import { useSuggestPodcast } from '../api/suggest-podcast'
 import { useAnimationGate, useInterval } from '../hooks/use-animation-gate'
 
 const SIDE = 10
-/** The cells around a 10×10 grid, clockwise from the top left: 36 of them. */
-const PERIMETER: readonly (readonly [number, number])[] = [
-  ...Array.from({ length: SIDE }, (_, i) => [0, i] as const),
-  ...Array.from({ length: SIDE - 2 }, (_, i) => [i + 1, SIDE - 1] as const),
-  ...Array.from({ length: SIDE }, (_, i) => [SIDE - 1, SIDE - 1 - i] as const),
-  ...Array.from({ length: SIDE - 2 }, (_, i) => [SIDE - 2 - i, 0] as const),
-]
+/**
+ * The cells around a 10×10 grid, clockwise from the top left: 10 along the top, 8 down the right,
+ * 10 back along the bottom and 8 up the left, 36 in all. Each edge is drawn as one strip, so the
+ * sides run the whole height between the top and bottom rows whatever the card's height.
+ */
+const EDGES = [
+  { from: 0, count: SIDE, className: 'inset-x-0 top-0 h-1.5 flex-row' },
+  { from: SIDE, count: SIDE - 2, className: 'inset-y-2 right-0 w-1.5 flex-col' },
+  { from: 2 * SIDE - 2, count: SIDE, className: 'inset-x-0 bottom-0 h-1.5 flex-row-reverse' },
+  { from: 3 * SIDE - 2, count: SIDE - 2, className: 'inset-y-2 left-0 w-1.5 flex-col-reverse' },
+] as const
+const PERIMETER_LENGTH = 4 * SIDE - 4
 const TRAIL = 6
-const EDGE_CLASS = (row: number, col: number) =>
-  row === 0
-    ? 'h-1.5 self-start'
-    : row === SIDE - 1
-      ? 'h-1.5 self-end'
-      : col === 0
-        ? 'w-1.5 justify-self-start'
-        : 'w-1.5 justify-self-end'
 
 /** Spec 1 §2, Propose card: suggest a podcast, framed by a border that ticks every 300 ms. */
 export function SuggestCard() {
@@ -38,7 +35,7 @@ export function SuggestCard() {
   const suggest = useSuggestPodcast()
   const { ref, isActive } = useAnimationGate<HTMLDivElement>()
   const [tick, setTick] = useState(0)
-  useInterval(() => setTick((t) => (t + 1) % PERIMETER.length), 300, isActive)
+  useInterval(() => setTick((t) => (t + 1) % PERIMETER_LENGTH), 300, isActive)
   const isSubmitting = suggest.isPending
 
   const handleSubmit = form.handleSubmit((body) =>
@@ -56,22 +53,27 @@ export function SuggestCard() {
 
   return (
     <div ref={ref} className="relative h-full rounded-sm bg-paper-raised p-3">
-      <div
-        aria-hidden
-        className="pointer-events-none absolute inset-0 grid grid-cols-10 grid-rows-10"
-      >
-        {PERIMETER.map(([row, col], i) => {
-          const distance = (tick - i + PERIMETER.length) % PERIMETER.length
-          return (
-            <span
-              key={i}
-              style={{ gridRow: row + 1, gridColumn: col + 1 }}
-              className={`m-px rounded-[1px] ${
-                distance < TRAIL ? (distance === 0 ? 'bg-accent' : 'bg-accent/40') : 'bg-line/60'
-              } ${EDGE_CLASS(row, col)}`}
-            />
-          )
-        })}
+      <div aria-hidden className="pointer-events-none absolute inset-0">
+        {EDGES.map((edge) => (
+          <div key={edge.from} className={`absolute flex gap-0.5 ${edge.className}`}>
+            {Array.from({ length: edge.count }, (_, n) => {
+              const i = edge.from + n
+              const distance = (tick - i + PERIMETER_LENGTH) % PERIMETER_LENGTH
+              return (
+                <span
+                  key={i}
+                  className={`flex-1 rounded-[1px] ${
+                    distance < TRAIL
+                      ? distance === 0
+                        ? 'bg-accent'
+                        : 'bg-accent/40'
+                      : 'bg-line/60'
+                  }`}
+                />
+              )
+            })}
+          </div>
+        ))}
       </div>
       <form
         onSubmit={handleSubmit}

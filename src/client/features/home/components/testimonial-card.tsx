@@ -7,7 +7,6 @@ export function TestimonialCard() {
   const [index, setIndex] = useState(0)
   const { ref, isActive } = useAnimationGate<HTMLDivElement>()
   useInterval(() => setIndex((i) => (i + 1) % TESTIMONIALS.length), 8000, isActive)
-  const current = TESTIMONIALS[index]!
 
   return (
     <section
@@ -16,12 +15,26 @@ export function TestimonialCard() {
       aria-label="What members say"
       className="flex h-full flex-col justify-between gap-6 rounded-sm border border-line bg-accent-soft p-6"
     >
-      <figure className="grid gap-3">
-        <blockquote className="text-lg leading-relaxed text-balance">
-          &ldquo;{current.quote}&rdquo;
-        </blockquote>
-        <figcaption className="font-mono text-sm text-ink-muted">— {current.author}</figcaption>
-      </figure>
+      {/*
+       * Every quote is laid out in the same place, the others invisible, so the card is as tall
+       * as the longest and the cards packed under it in the feed stay put as the quotes turn.
+       */}
+      <div className="grid">
+        {TESTIMONIALS.map((quote, i) => (
+          <figure
+            key={quote.author}
+            aria-hidden={i === index ? undefined : true}
+            className={`col-start-1 row-start-1 grid content-start gap-3 ${
+              i === index ? '' : 'invisible'
+            }`}
+          >
+            <blockquote className="text-lg leading-relaxed text-balance">
+              &ldquo;{quote.quote}&rdquo;
+            </blockquote>
+            <figcaption className="font-mono text-sm text-ink-muted">— {quote.author}</figcaption>
+          </figure>
+        ))}
+      </div>
       <div className="flex gap-1" role="group" aria-label="Choose a quote">
         {TESTIMONIALS.map((t, i) => (
           <button

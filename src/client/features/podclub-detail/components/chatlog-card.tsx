@@ -32,7 +32,7 @@ export function ChatlogCard({ chatlog }: { chatlog: string }) {
                     <span className="ml-2 font-semibold text-ink">{entry.sender}</span>
                   ) : null}
                 </p>
-                <p className="break-words whitespace-pre-line">
+                <p className="whitespace-pre-line">
                   <LinkifiedText text={entry.message} />
                 </p>
               </li>

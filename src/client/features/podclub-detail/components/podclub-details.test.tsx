@@ -79,7 +79,7 @@ describe('the podclub header', () => {
       <PodclubHeader podclub={detail({ podcast: { name: 'Radiolab', picture_link: '' } })} />,
     )
     expect(screen.queryByRole('img')).toBeNull()
-    expect(container.querySelector('[aria-hidden]')).toHaveTextContent('r')
+    expect(container.querySelector('[aria-hidden]')).toHaveTextContent(/^R$/)
     expect(screen.getByRole('heading', { level: 1 })).toBeInTheDocument()
   })
 })

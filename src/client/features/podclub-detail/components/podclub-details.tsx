@@ -101,7 +101,7 @@ export function PodclubDetailsCard({
       {podclub.description ? (
         <div className="mt-5 grid gap-1">
           <h3 className="font-mono text-sm text-ink-muted">description</h3>
-          <p className="break-words whitespace-pre-line">
+          <p className="whitespace-pre-line">
             <LinkifiedText text={podclub.description} />
           </p>
         </div>
@@ -109,7 +109,7 @@ export function PodclubDetailsCard({
       {podclub.podmeister_note ? (
         <div className="mt-5 grid gap-1">
           <h3 className="font-mono text-sm text-ink-muted">podmeister note</h3>
-          <blockquote className="border-l-2 border-accent pl-3 break-words whitespace-pre-line italic">
+          <blockquote className="border-l-2 border-accent pl-3 whitespace-pre-line italic">
             “<LinkifiedText text={podclub.podmeister_note} />”
             <footer className="mt-1 font-mono text-sm not-italic">
               — {podclub.podmeister.username}

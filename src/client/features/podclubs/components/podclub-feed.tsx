@@ -1,10 +1,17 @@
 import type { ReactNode } from 'react'
+import { Link } from 'react-router'
+import { pages } from '#contract/pages'
+import { useMasonryGrid } from '#client/components/layouts/use-masonry-grid'
 import { Button } from '#client/components/ui/button'
 import { useUpcomingPodclubs } from '../api/get-upcoming-podclubs'
 import { buildFeed, type BlockType } from '../lib/build-feed'
 import { PodclubCard } from './podclub-card'
 
 export const FEED_ERROR_MESSAGE = 'Failed to load podclubs. Please try again later.'
+export const EMPTY_FEED_TITLE = 'Nothing is scheduled yet'
+
+/** The gap between the feed's cards, px: Tailwind's gap-x-4, and the space under each card. */
+const CARD_GAP_PX = 16
 
 type PodclubFeedProps = {
   /** The logged-in member's username; null for a visitor. */
@@ -16,6 +23,7 @@ type PodclubFeedProps = {
 /** The home feed (spec 1 §2): loading, error with retry, or podclubs interleaved with blocks. */
 export function PodclubFeed({ username, renderBlock }: PodclubFeedProps) {
   const feed = useUpcomingPodclubs()
+  const masonry = useMasonryGrid(CARD_GAP_PX)
 
   if (feed.isPending) {
     return (
@@ -43,19 +51,59 @@ export function PodclubFeed({ username, renderBlock }: PodclubFeedProps) {
   }
 
   return (
-    <ul
-      aria-label="Upcoming podclubs"
-      className="grid grid-cols-1 gap-4 md:grid-cols-2 lg:grid-cols-3"
+    <>
+      {feed.data.length === 0 ? <EmptyFeed isMember={!!username} /> : null}
+      {/* Cards of many heights: packed in columns (useMasonryGrid), not in rows of equal height. */}
+      <ul
+        ref={masonry}
+        aria-label="Upcoming podclubs"
+        className="grid auto-rows-[4px] grid-cols-1 gap-x-4 md:grid-cols-2 lg:grid-cols-3"
+      >
+        {buildFeed(feed.data, !!username).map((item, index) => (
+          <li key={item.key} className="min-w-0 self-start">
+            {item.kind === 'podclub' ? (
+              <PodclubCard podclub={item.podclub} username={username} />
+            ) : (
+              renderBlock(item.block, index)
+            )}
+          </li>
+        ))}
+      </ul>
+    </>
+  )
+}
+
+/** With no podclub coming up, the feed says so and shows the way to propose one. */
+function EmptyFeed({ isMember }: { isMember: boolean }) {
+  return (
+    <section
+      aria-labelledby="empty-feed-title"
+      className="grid justify-items-start gap-3 rounded-sm border border-dashed border-ink/40 bg-paper-raised p-4 sm:p-6"
     >
-      {buildFeed(feed.data, !!username).map((item, index) => (
-        <li key={item.key} className="min-w-0">
-          {item.kind === 'podclub' ? (
-            <PodclubCard podclub={item.podclub} username={username} />
-          ) : (
-            renderBlock(item.block, index)
-          )}
-        </li>
-      ))}
-    </ul>
+      <h2 id="empty-feed-title" className="font-mono text-lg font-semibold">
+        {EMPTY_FEED_TITLE}
+      </h2>
+      {isMember ? (
+        <>
+          <p>
+            No podclub is coming up right now. Pick an episode you would love to talk about and
+            propose it: you will be its podmeister.
+          </p>
+          <Button asChild>
+            <Link to={pages.propose.path}>[ propose a podclub ]</Link>
+          </Button>
+        </>
+      ) : (
+        <>
+          <p>
+            No podclub is coming up right now. Members propose them: log in to propose one, or join
+            the club with an invite code.
+          </p>
+          <Button asChild>
+            <Link to={pages.login.path}>[ login to propose one ]</Link>
+          </Button>
+        </>
+      )}
+    </section>
   )
 }

@@ -16,7 +16,7 @@ export function PollOption({ option, isWinner, canVote, isVoting, onVote }: Poll
   return (
     <li className="grid gap-3 rounded-sm border border-line bg-paper-raised p-4 sm:p-5">
       <div className="grid min-w-0 gap-1">
-        <h2 className="font-mono text-base font-semibold break-words">
+        <h2 className="font-mono text-base font-semibold">
           {option.title}
           {isWinner ? (
             // The space keeps 'Winner' a word of its own in the heading's accessible name.
@@ -30,7 +30,7 @@ export function PollOption({ option, isWinner, canVote, isVoting, onVote }: Poll
         </h2>
         {option.podcast ? <p className="text-sm text-ink-muted">{option.podcast}</p> : null}
       </div>
-      {option.description ? <p className="text-sm break-words">{option.description}</p> : null}
+      {option.description ? <p className="text-sm">{option.description}</p> : null}
       {option.link ? (
         <a
           href={option.link}

@@ -245,16 +245,32 @@ describe('poll window', () => {
       handlers: {
         getPoll: () =>
           fail
-            ? replyError(404, { detail: 'Poll not found', code: 'NOT_FOUND' })
+            ? replyError(503, { detail: 'Try again soon.', code: 'INTERNAL' })
             : reply(getPollResponseSchema, { data: pollOf() }),
       },
     })
     await findScreenTitle('Error Loading Poll')
-    expect(screen.getByText('Poll not found')).toBeInTheDocument()
+    expect(screen.getByText('Try again soon.')).toBeInTheDocument()
     fail = false
     await user.click(screen.getByRole('button', { name: 'Try Again' }))
     await findScreenTitle('Deep dive for December')
   })
+
+  it.each([`/polls/7`, `/polls/7/${CODE}`])(
+    'shows the not-found page, with the way home, for %s when the poll does not exist',
+    async (path) => {
+      const notFound = () => replyError(404, { detail: 'Poll not found', code: 'NOT_FOUND' })
+      const { user, router } = renderWithProviders({
+        path,
+        handlers: { getPoll: notFound, getPollWithCode: notFound },
+      })
+      await findScreenTitle('Page Not Found')
+      expect(screen.queryByText('Error Loading Poll')).toBeNull()
+      await user.click(screen.getByRole('link', { name: 'Go Home' }))
+      await findScreenTitle('home')
+      expect(router.state.location.pathname).toBe('/home')
+    },
+  )
 
   it('starts afresh when the poll id changes', async () => {
     window.sessionStorage.setItem('podclub.poll.7.voted', '1')

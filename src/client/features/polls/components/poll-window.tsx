@@ -1,9 +1,11 @@
 import { useEffect, useRef, useState } from 'react'
 import { mediumClubDateTime } from '#contract/club-time'
 import { voteCodeErrors, VOTE_CODE_DISPLAY_LENGTH, type Poll } from '#contract/polls'
+import { NotFoundPage } from '#client/components/errors/not-found-page'
 import { ContentLayout } from '#client/components/layouts/content-layout'
 import { Button } from '#client/components/ui/button'
 import { Spinner } from '#client/components/ui/spinner'
+import { isNotFoundError } from '#client/lib/api-client'
 import { toast } from '#client/lib/toast'
 import { useCastVote } from '../api/cast-vote'
 import { usePoll } from '../api/get-poll'
@@ -72,6 +74,8 @@ export function PollWindow({ pollId, voteCode }: PollWindowProps) {
     )
   }
 
+  // A poll that does not exist (a mistyped or an old link): the not-found page, with the way home.
+  if (query.isError && isNotFoundError(query.error)) return <NotFoundPage />
   if (query.isError) {
     return (
       <ContentLayout title="Error Loading Poll">

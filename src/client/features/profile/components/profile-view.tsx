@@ -27,7 +27,7 @@ function UpcomingItem({ podclub }: { podclub: ProfilePodclub }) {
       ) : null}
       <div className="grid min-w-0 flex-1 gap-1">
         <p className="font-mono text-sm text-ink-muted">{podclub.podcast.name}</p>
-        <h3 className="font-semibold break-words">{podclub.episode_title}</h3>
+        <h3 className="font-semibold">{podclub.episode_title}</h3>
         <div>
           <Badge className="whitespace-normal">
             <ClubTime
