@@ -1,5 +1,5 @@
 import '@testing-library/jest-dom/vitest'
-import { cleanup } from '@testing-library/react'
+import { cleanup, configure } from '@testing-library/react'
 import { afterEach, beforeEach, vi } from 'vitest'
 import { setUnauthorizedHandler } from '#client/lib/api-client'
 import { resetToasts } from '#client/lib/toast'
@@ -18,8 +18,12 @@ Element.prototype.scrollIntoView ??= function scrollIntoView() {}
 Element.prototype.hasPointerCapture ??= () => false
 Element.prototype.releasePointerCapture ??= () => {}
 Element.prototype.setPointerCapture ??= () => {}
-// No canvas in jsdom: a canvas simply doesn't draw (the join card's sparkles).
+// No canvas in jsdom: a canvas simply doesn't draw.
 HTMLCanvasElement.prototype.getContext = () => null
+
+// A screen loaded apart (the member's cards, the control panel) arrives after an import that can
+// take seconds while a 2-core machine runs the other suites: `findBy*` waits that long.
+configure({ asyncUtilTimeout: 5_000 })
 
 function describe(value: unknown) {
   if (value instanceof Error) return value.stack ?? value.message
