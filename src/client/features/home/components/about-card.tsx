@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 import { Link } from 'react-router'
 import { Button } from '#client/components/ui/button'
 import { useAnimationGate, useInterval } from '../hooks/use-animation-gate'
@@ -20,10 +20,16 @@ export function scrambled(text: string, revealed: number, random = Math.random) 
 /** Spec 1 §2, About card: a title that unscrambles every 50 ms, rests 3 s, and starts over. */
 export function AboutCard() {
   const { ref, isActive } = useAnimationGate<HTMLDivElement>()
-  // Steps past the length are the pause: 3000 / 50 of them.
-  const total = TITLE.length + PAUSE_MS / STEP_MS
+  // How many letters are decoded: one more every 50 ms, then, all of them shown, one timer
+  // waits out the rest and starts over (nothing ticks while the title rests).
   const [step, setStep] = useState(TITLE.length)
-  useInterval(() => setStep((s) => (s + 1) % total), STEP_MS, isActive)
+  const isResting = step >= TITLE.length
+  useInterval(() => setStep((s) => s + 1), STEP_MS, isActive && !isResting)
+  useEffect(() => {
+    if (!isActive || !isResting) return
+    const id = window.setTimeout(() => setStep(0), PAUSE_MS)
+    return () => window.clearTimeout(id)
+  }, [isActive, isResting])
   const shown = isActive && step < TITLE.length ? scrambled(TITLE, step) : TITLE
 
   return (

@@ -1,7 +1,7 @@
-import { useEffect, useRef, useState } from 'react'
+import { useRef, useState } from 'react'
 import { Link } from 'react-router'
 import { Button } from '#client/components/ui/button'
-import { useAnimationGate } from '../hooks/use-animation-gate'
+import { useAnimationGate, useWebAnimations } from '../hooks/use-animation-gate'
 import { TAGLINES } from '../lib/copy'
 
 /** Four gradients; a card picks one by its instance number. */
@@ -23,7 +23,7 @@ export function JoinCard({ instance = 0 }: { instance?: number }) {
       ref={ref}
       className={`relative flex h-full min-h-[400px] flex-col justify-between overflow-hidden rounded-sm bg-gradient-to-br p-6 text-on-accent ${palette}`}
     >
-      <SparkleCanvas isActive={isActive} />
+      <Sparkles isActive={isActive} />
       <p className="relative font-mono text-2xl leading-tight font-semibold text-balance">
         {tagline}
       </p>
@@ -41,72 +41,74 @@ export function JoinCard({ instance = 0 }: { instance?: number }) {
   )
 }
 
-type Particle = { x: number; y: number; r: number; vy: number; phase: number }
+type Sparkle = {
+  left: string
+  size: string
+  driftMs: number
+  twinkleMs: number
+  /** How far into its drift and its twinkle it starts, so the card opens already sparkling. */
+  driftAtMs: number
+  twinkleAtMs: number
+}
 
-/** 15 drifting, twinkling points; drawn only while the card is on screen and motion is welcome. */
-function SparkleCanvas({ isActive }: { isActive: boolean }) {
-  const canvasRef = useRef<HTMLCanvasElement>(null)
-  const particles = useRef<Particle[]>([])
+const random = (min: number, max: number) => min + Math.random() * (max - min)
 
-  useEffect(() => {
-    const canvas = canvasRef.current
-    const context = canvas?.getContext('2d')
-    if (!canvas || !context) return
-    const fit = () => {
-      const ratio = window.devicePixelRatio || 1
-      canvas.width = canvas.clientWidth * ratio
-      canvas.height = canvas.clientHeight * ratio
-      context.setTransform(ratio, 0, 0, ratio, 0, 0)
+/** Each sparkle's place, size and pace, drawn once for the card's life. */
+function drawSparkles(): Sparkle[] {
+  return Array.from({ length: SPARKLES }, () => {
+    const driftMs = random(20_000, 80_000)
+    const twinkleMs = random(900, 1_400)
+    return {
+      left: `${random(0, 100).toFixed(2)}%`,
+      size: `${random(1.6, 5.2).toFixed(1)}px`,
+      driftMs,
+      twinkleMs,
+      driftAtMs: random(0, driftMs),
+      twinkleAtMs: random(0, 2 * twinkleMs),
     }
-    fit()
-    if (particles.current.length === 0) {
-      particles.current = Array.from({ length: SPARKLES }, () => ({
-        x: Math.random() * canvas.clientWidth,
-        y: Math.random() * canvas.clientHeight,
-        r: 0.8 + Math.random() * 1.8,
-        vy: 0.08 + Math.random() * 0.25,
-        phase: Math.random() * Math.PI * 2,
-      }))
-    }
-    const draw = (t: number) => {
-      const w = canvas.clientWidth
-      const h = canvas.clientHeight
-      context.clearRect(0, 0, w, h)
-      for (const p of particles.current) {
-        const alpha = 0.35 + 0.65 * Math.abs(Math.sin(p.phase + t / 700))
-        context.fillStyle = `rgba(255, 250, 230, ${alpha.toFixed(2)})`
-        context.beginPath()
-        context.arc(p.x, p.y, p.r, 0, Math.PI * 2)
-        context.fill()
-      }
-    }
-    draw(0)
-    if (!isActive) return
-    let frame = 0
-    const step = (t: number) => {
-      for (const p of particles.current) {
-        p.y -= p.vy
-        if (p.y < -4) {
-          p.y = canvas.clientHeight + 4
-          p.x = Math.random() * canvas.clientWidth
-        }
-      }
-      draw(t)
-      frame = requestAnimationFrame(step)
-    }
-    frame = requestAnimationFrame(step)
-    window.addEventListener('resize', fit)
-    return () => {
-      cancelAnimationFrame(frame)
-      window.removeEventListener('resize', fit)
-    }
-  }, [isActive])
+  })
+}
 
+/**
+ * 15 points drifting up the card and twinkling, each a Web Animation of transform or opacity
+ * that the compositor runs: the page's main thread rests while they move. They pause off screen
+ * or in a hidden tab, and stand still, scattered, for reduced motion.
+ */
+function Sparkles({ isActive }: { isActive: boolean }) {
+  const [sparkles] = useState(drawSparkles)
+  const layer = useRef<HTMLDivElement>(null)
+  useWebAnimations(() => {
+    const columns = [...(layer.current?.children ?? [])] as HTMLElement[]
+    return columns.flatMap((column, i) => {
+      const sparkle = sparkles[i]!
+      const dot = column.firstElementChild!
+      return [
+        // The column is as tall as the card: 100% of its height takes the point from the bottom.
+        column.animate([{ transform: 'translateY(100%)' }, { transform: 'translateY(-6px)' }], {
+          duration: sparkle.driftMs,
+          delay: -sparkle.driftAtMs,
+          iterations: Infinity,
+        }),
+        dot.animate([{ opacity: 0.35 }, { opacity: 1 }], {
+          duration: sparkle.twinkleMs,
+          delay: -sparkle.twinkleAtMs,
+          iterations: Infinity,
+          direction: 'alternate',
+          easing: 'ease-in-out',
+        }),
+      ]
+    })
+  }, isActive)
   return (
-    <canvas
-      ref={canvasRef}
-      aria-hidden
-      className="pointer-events-none absolute inset-0 size-full"
-    />
+    <div ref={layer} aria-hidden className="pointer-events-none absolute inset-0">
+      {sparkles.map((sparkle, i) => (
+        <span key={i} className="absolute inset-y-0" style={{ left: sparkle.left }}>
+          <span
+            className="block rounded-full bg-[#fffae6] opacity-70"
+            style={{ width: sparkle.size, height: sparkle.size }}
+          />
+        </span>
+      ))}
+    </div>
   )
 }

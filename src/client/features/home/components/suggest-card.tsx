@@ -1,4 +1,4 @@
-import { useId, useState } from 'react'
+import { useId, useRef } from 'react'
 import { createSuggestionBodySchema } from '#contract/suggestions'
 import { Field } from '#client/components/form/field'
 import { PendingButton } from '#client/components/form/pending-button'
@@ -6,7 +6,7 @@ import { showServerError } from '#client/components/form/server-error'
 import { useContractForm } from '#client/components/form/use-contract-form'
 import { toast } from '#client/lib/toast'
 import { useSuggestPodcast } from '../api/suggest-podcast'
-import { useAnimationGate, useInterval } from '../hooks/use-animation-gate'
+import { useAnimationGate, useWebAnimations } from '../hooks/use-animation-gate'
 
 const SIDE = 10
 /**
@@ -22,6 +22,31 @@ const EDGES = [
 ] as const
 const PERIMETER_LENGTH = 4 * SIDE - 4
 const TRAIL = 6
+const TICK_MS = 300
+
+/**
+ * A round of the border, one 300 ms tick per cell: a cell is lit for its tick, at 40% for the
+ * next five (the trail), then off until its tick comes round again. Each cell's round starts
+ * at its own tick (a negative delay). Opacity only, as Web Animations: the compositor runs them.
+ */
+function tickCells(cells: Element[]): Animation[] {
+  const round = PERIMETER_LENGTH * TICK_MS
+  return cells.map((cell, i) =>
+    cell.animate(
+      [
+        { opacity: 1, offset: 0, easing: 'step-end' },
+        { opacity: 0.4, offset: 1 / PERIMETER_LENGTH, easing: 'step-end' },
+        { opacity: 0, offset: TRAIL / PERIMETER_LENGTH },
+        { opacity: 0, offset: 1 },
+      ],
+      {
+        duration: round,
+        delay: -(((PERIMETER_LENGTH - i) % PERIMETER_LENGTH) * TICK_MS),
+        iterations: Infinity,
+      },
+    ),
+  )
+}
 
 /** Spec 1 §2, Propose card: suggest a podcast, framed by a border that ticks every 300 ms. */
 export function SuggestCard() {
@@ -34,8 +59,12 @@ export function SuggestCard() {
   const { errors, isValid } = form.formState
   const suggest = useSuggestPodcast()
   const { ref, isActive } = useAnimationGate<HTMLDivElement>()
-  const [tick, setTick] = useState(0)
-  useInterval(() => setTick((t) => (t + 1) % PERIMETER_LENGTH), 300, isActive)
+  const border = useRef<HTMLDivElement>(null)
+  // The lit layer of each cell: the page lists them in the order of the round, edge by edge.
+  useWebAnimations(
+    () => tickCells([...(border.current?.querySelectorAll('[data-cell]') ?? [])]),
+    isActive,
+  )
   const isSubmitting = suggest.isPending
 
   const handleSubmit = form.handleSubmit((body) =>
@@ -53,23 +82,15 @@ export function SuggestCard() {
 
   return (
     <div ref={ref} className="relative h-full rounded-sm bg-paper-raised p-3">
-      <div aria-hidden className="pointer-events-none absolute inset-0">
+      <div ref={border} aria-hidden className="pointer-events-none absolute inset-0">
         {EDGES.map((edge) => (
           <div key={edge.from} className={`absolute flex gap-0.5 ${edge.className}`}>
             {Array.from({ length: edge.count }, (_, n) => {
               const i = edge.from + n
-              const distance = (tick - i + PERIMETER_LENGTH) % PERIMETER_LENGTH
               return (
-                <span
-                  key={i}
-                  className={`flex-1 rounded-[1px] ${
-                    distance < TRAIL
-                      ? distance === 0
-                        ? 'bg-accent'
-                        : 'bg-accent/40'
-                      : 'bg-line/60'
-                  }`}
-                />
+                <span key={i} className="relative flex-1 rounded-[1px] bg-line/60">
+                  <span data-cell className="absolute inset-0 rounded-[1px] bg-accent opacity-0" />
+                </span>
               )
             })}
           </div>

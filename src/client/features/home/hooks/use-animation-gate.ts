@@ -64,3 +64,30 @@ export function useInterval(tick: () => void, ms: number, isActive: boolean) {
     return () => window.clearInterval(id)
   }, [ms, isActive])
 }
+
+/**
+ * Starts the animations `start` makes (Web Animations, `element.animate`) once the elements are
+ * in the page, plays them while `isActive` and pauses them, where they are, otherwise. Web
+ * Animations of transform and opacity run on the browser's compositor, off the page's main
+ * thread; CSS animations would not here, because React listens for `animationiteration` events
+ * on the whole page, which makes the browser step every CSS animation on the main thread.
+ * Without `element.animate` (jsdom), nothing moves.
+ */
+export function useWebAnimations(start: () => Animation[], isActive: boolean) {
+  const animations = useRef<Animation[]>([])
+  const startRef = useRef(start)
+  useEffect(() => {
+    if (typeof Element.prototype.animate !== 'function') return
+    animations.current = startRef.current()
+    return () => {
+      for (const animation of animations.current) animation.cancel()
+      animations.current = []
+    }
+  }, [])
+  useEffect(() => {
+    for (const animation of animations.current) {
+      if (isActive) animation.play()
+      else animation.pause()
+    }
+  }, [isActive])
+}
