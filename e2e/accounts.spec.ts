@@ -263,8 +263,10 @@ test.describe('accounts and the public pages', () => {
 })
 
 test.describe('accessibility of the account screens', () => {
+  // Each test runs axe on several screens, seconds each on a busy 2-core machine.
+  test.describe.configure({ timeout: 90_000 })
   for (const width of [375, 1280]) {
-    test(`axe finds no violations at ${width} px`, async ({ page, playwright }) => {
+    test(`axe finds no violations on the public screens at ${width} px`, async ({ page }) => {
       await page.setViewportSize({ width, height: 900 })
       const screens: [string, string, () => Promise<void>][] = [
         ['/login', 'login', async () => {}],
@@ -315,7 +317,12 @@ test.describe('accessibility of the account screens', () => {
         await ready()
         await expectAccessible(page, `${what} at ${width} px`)
       }
+    })
 
+    test(`axe finds no violations on the forms with their messages at ${width} px`, async ({
+      page,
+    }) => {
+      await page.setViewportSize({ width, height: 900 })
       // Login and waitlist with their messages.
       await page.goto('/login')
       await page.getByRole('button', { name: '[ login ]' }).click()
@@ -350,7 +357,13 @@ test.describe('accessibility of the account screens', () => {
       await expect(page.getByRole('dialog')).toBeVisible()
       await expectAccessible(page, `code of conduct at ${width} px`)
       await page.keyboard.press('Escape')
+    })
 
+    test(`axe finds no violations on a password reset and a member's menu at ${width} px`, async ({
+      page,
+      playwright,
+    }) => {
+      await page.setViewportSize({ width, height: 900 })
       // Forgot password once sent, and a reset link that works.
       const member = await createMember(
         await playwright.request.newContext({ baseURL: e2e.baseUrl }),
