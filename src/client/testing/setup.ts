@@ -1,6 +1,7 @@
 import '@testing-library/jest-dom/vitest'
 import { cleanup, configure } from '@testing-library/react'
-import { afterEach, beforeEach, vi } from 'vitest'
+import { afterEach, beforeAll, beforeEach, vi } from 'vitest'
+import { loadToaster } from '#client/app/provider'
 import { setUnauthorizedHandler } from '#client/lib/api-client'
 import { resetToasts } from '#client/lib/toast'
 import { recordConsoleError, takeUnexpectedConsoleErrors } from './console'
@@ -24,6 +25,10 @@ HTMLCanvasElement.prototype.getContext = () => null
 // A screen loaded apart (the member's cards, the control panel) arrives after an import that can
 // take seconds while a 2-core machine runs the other suites: `findBy*` waits that long.
 configure({ asyncUtilTimeout: 5_000 })
+
+// The page loads its toaster with the first message; tests have it at hand, so a toast shows in
+// the render that sent it.
+beforeAll(loadToaster)
 
 function describe(value: unknown) {
   if (value instanceof Error) return value.stack ?? value.message
