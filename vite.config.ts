@@ -5,7 +5,8 @@ import { promisify } from 'node:util'
 import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib'
 import tailwindcss from '@tailwindcss/vite'
 import react from '@vitejs/plugin-react'
-import { defineConfig, type Plugin } from 'vite'
+import { defineConfig, runnerImport, type Plugin } from 'vite'
+import type { EndpointRegistry, routesOf as RoutesOf } from './src/contract/endpoint'
 
 const src = (dir: string) => fileURLToPath(new URL(`./src/${dir}/`, import.meta.url))
 
@@ -75,6 +76,49 @@ function precompress(): Plugin {
   }
 }
 
+const API_ROUTES_MODULE = 'virtual:api-routes'
+
+/** Reads the contract's declarations as they are now, with their own imports. */
+async function readRoutes() {
+  const load = <T>(file: string) =>
+    runnerImport<T>(fileURLToPath(new URL(file, import.meta.url)), {
+      configFile: false,
+      logLevel: 'error',
+    })
+  const [{ module: registry }, { module: endpoint }] = await Promise.all([
+    load<{ endpoints: EndpointRegistry }>('./src/contract/endpoints.ts'),
+    load<{ routesOf: typeof RoutesOf }>('./src/contract/endpoint.ts'),
+  ])
+  return endpoint.routesOf(registry.endpoints)
+}
+
+/**
+ * `virtual:api-routes`: the method and path of every endpoint the contract declares, by name,
+ * read from the declarations when the page is built. The page calls the API through these, so it
+ * needs none of the contract's zod schemas to do so (the server checks every answer against them
+ * before it leaves). The dev server reads them again when a contract file changes.
+ */
+export function apiRoutes(): Plugin {
+  const resolved = `\0${API_ROUTES_MODULE}`
+  return {
+    name: 'podclub:api-routes',
+    resolveId: (id) => (id === API_ROUTES_MODULE ? resolved : undefined),
+    load: async (id) =>
+      id === resolved
+        ? `export const apiRoutes = ${JSON.stringify(await readRoutes())}`
+        : undefined,
+    configureServer(server) {
+      const contract = fileURLToPath(new URL('./src/contract/', import.meta.url))
+      server.watcher.add(contract)
+      server.watcher.on('change', (file) => {
+        if (!file.startsWith(contract)) return
+        const module = server.moduleGraph.getModuleById(resolved)
+        if (module) server.reloadModule(module)
+      })
+    },
+  }
+}
+
 const reactRouterProduction = fileURLToPath(
   new URL('./node_modules/react-router/dist/production/', import.meta.url),
 )
@@ -82,7 +126,7 @@ const reactRouterProduction = fileURLToPath(
 export default defineConfig(({ mode }) => ({
   root: 'src/client',
   publicDir: fileURLToPath(new URL('./src/client/public', import.meta.url)),
-  plugins: [react(), tailwindcss(), precompress()],
+  plugins: [react(), tailwindcss(), apiRoutes(), precompress()],
   resolve: {
     alias: [
       { find: /^#contract\//, replacement: src('contract') },

@@ -3,6 +3,7 @@ import react from '@vitejs/plugin-react'
 import { Redis } from 'ioredis'
 import pg from 'pg'
 import { defineConfig } from 'vitest/config'
+import { apiRoutes } from './vite.config'
 import { BaseSequencer, type TestSpecification } from 'vitest/node'
 
 const src = (dir: string) => fileURLToPath(new URL(`./src/${dir}/`, import.meta.url))
@@ -168,7 +169,7 @@ export default defineConfig({
           ]
         : []),
       {
-        plugins: [react()],
+        plugins: [react(), apiRoutes()],
         resolve: { alias },
         test: {
           name: 'client',

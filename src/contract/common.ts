@@ -1,39 +1,10 @@
 import { z } from 'zod'
 
-/**
- * Every error code the server may send in `{ detail, code }`, with the HTTP status it always
- * goes with (CONTRACT.md: 400 invalid input, 401 not logged in, 403 not allowed, 404 unknown
- * thing, 409 a club rule says no, 429 too many attempts). A refusal names its code; the status
- * is read from here, by `AppError` and the error handler, never chosen at the throw site.
- */
-export const errorStatuses = {
-  BAD_REQUEST: 400,
-  NOT_AUTHENTICATED: 401,
-  FORBIDDEN: 403,
-  CSRF_FAILED: 403,
-  NOT_FOUND: 404,
-  INVALID_CREDENTIALS: 400,
-  INVALID_INVITE_CODE: 400,
-  INVITE_CODE_USED: 409,
-  USERNAME_TAKEN: 400,
-  EMAIL_TAKEN: 400,
-  NO_SEATS_LEFT: 409,
-  HINDSIGHT_LIMIT: 409,
-  VOTE_CODE_USED: 409,
-  CONFLICT: 409,
-  PAYLOAD_TOO_LARGE: 413,
-  UNSUPPORTED_MEDIA_TYPE: 415,
-  RATE_LIMITED: 429,
-  SERVICE_UNAVAILABLE: 503,
-  INTERNAL: 500,
-} as const
+import { errorCodes } from './errors'
 
-export const errorCodes = Object.keys(errorStatuses) as [
-  keyof typeof errorStatuses,
-  ...(keyof typeof errorStatuses)[],
-]
+export { errorCodes, errorStatuses, INTERNAL_ERROR_MESSAGE, type ErrorCode } from './errors'
+
 export const errorCodeSchema = z.enum(errorCodes)
-export type ErrorCode = z.infer<typeof errorCodeSchema>
 
 /** `{ detail }` for a single message. */
 export const detailErrorSchema = z.object({
@@ -62,5 +33,3 @@ export const idSchema = z.coerce.number().int().positive().max(2_147_483_647)
 export const envelope = <T extends z.ZodType>(data: T) => z.object({ data })
 
 export const okSchema = envelope(z.object({ ok: z.literal(true) }))
-
-export const INTERNAL_ERROR_MESSAGE = 'Internal server error. Please try again later.'

@@ -76,6 +76,31 @@ export type SuccessSchemaOf<E extends Endpoint> = NonNullable<E['response']>[Ext
 export type DataOf<E extends Endpoint> =
   z.output<SuccessSchemaOf<E>> extends { data: infer D } ? D : never
 
+/**
+ * What the page needs of a declaration at run time: its method and path. The rest (schemas,
+ * access) it knows as types only (`E`), so its first load carries no zod: the build writes each
+ * endpoint's route into the module `virtual:api-routes` (vite.config.ts), from these same
+ * declarations.
+ */
+export type ApiRoute<E extends Endpoint = Endpoint> = Pick<E, 'method' | 'path'> & {
+  readonly outsideApi?: true
+  /** Types only: the declaration this route is of. */
+  readonly __endpoint?: E
+}
+
+/** The routes of every endpoint of a registry, by name: what `virtual:api-routes` exports. */
+export function routesOf(registry: EndpointRegistry): Record<string, ApiRoute> {
+  return Object.fromEntries(
+    Object.entries(registry).map(([name, { method, path, outsideApi }]) => [
+      name,
+      outsideApi ? { method, path, outsideApi } : { method, path },
+    ]),
+  )
+}
+
+/** The header that makes a retried write repeat its first answer (the seat toggles, podclubs.ts). */
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key'
+
 /** The API's endpoints, by name: what `endpoints.ts` collects from every contract file. */
 export type EndpointRegistry = { readonly [name: string]: Endpoint }
 

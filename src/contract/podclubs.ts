@@ -69,13 +69,14 @@ export const seatWaitlistStateSchema = z.object({
 export type SeatWaitlistState = z.infer<typeof seatWaitlistStateSchema>
 export const seatWaitlistStateResponseSchema = envelope(seatWaitlistStateSchema)
 
+export { IDEMPOTENCY_KEY_HEADER } from './endpoint'
+
 /**
- * The `Idempotency-Key` header the seat and seat-waitlist toggles accept: a retry that sends the
- * key of an earlier request (the same member, the same call) gets that request's answer again
- * instead of toggling back. The page sends a new key for each click, and the same one when it
- * retries that click. Other headers pass through untouched.
+ * The `Idempotency-Key` header (IDEMPOTENCY_KEY_HEADER) the seat and seat-waitlist toggles
+ * accept: a retry that sends the key of an earlier request (the same member, the same call) gets
+ * that request's answer again instead of toggling back. The page sends a new key for each click,
+ * and the same one when it retries that click. Other headers pass through untouched.
  */
-export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key'
 export const idempotentWriteHeadersSchema = z.looseObject({
   'idempotency-key': z
     .string()

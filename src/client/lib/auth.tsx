@@ -1,5 +1,6 @@
+import { apiRoutes } from 'virtual:api-routes'
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query'
-import { getWhoamiEndpoint, type SessionUser, type Whoami } from '#contract/auth'
+import type { SessionUser, Whoami } from '#contract/auth'
 import { callApi, SESSION_EXPIRED_MESSAGE } from './api-client'
 import { loginPath } from './login-path'
 import { toast } from './toast'
@@ -16,7 +17,7 @@ const AUTH_SCOPE = 'auth'
 
 /** Whoami. It also sets the csrftoken cookie, which every later POST needs. */
 export function getWhoami(signal?: AbortSignal): Promise<Whoami> {
-  return callApi(getWhoamiEndpoint, { signal })
+  return callApi(apiRoutes.getWhoami, { signal })
 }
 
 export function whoamiQueryOptions() {

@@ -1,10 +1,11 @@
+import { apiRoutes } from 'virtual:api-routes'
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { confirmEmailEndpoint } from '#contract/accounts'
+
 import { callApi } from '#client/lib/api-client'
 
 /** Confirming twice is harmless, so the page may call it on load. */
 export function confirmEmail(uid: string, token: string, signal?: AbortSignal) {
-  return callApi(confirmEmailEndpoint, {
+  return callApi(apiRoutes.confirmEmail, {
     body: { uid: Number(uid), token },
     signal,
   })

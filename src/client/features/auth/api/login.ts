@@ -1,5 +1,6 @@
+import { apiRoutes } from 'virtual:api-routes'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { loginEndpoint, type CreateLoginBody } from '#contract/auth'
+import type { CreateLoginBody } from '#contract/auth'
 import { callApi } from '#client/lib/api-client'
 import { refreshUser } from '#client/lib/auth'
 
@@ -7,7 +8,7 @@ import { refreshUser } from '#client/lib/auth'
 export function login(body: CreateLoginBody) {
   // Wrong credentials may come back as 401: that is this form's error to show, not an expired
   // session, so the global 401 rule stays out of it.
-  return callApi(loginEndpoint, { body, ignoreUnauthorized: true })
+  return callApi(apiRoutes.login, { body, ignoreUnauthorized: true })
 }
 
 export function useLogin() {

@@ -1,12 +1,13 @@
+import { apiRoutes } from 'virtual:api-routes'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useNavigate } from 'react-router'
-import { logoutEndpoint } from '#contract/auth'
+
 import { callApi, isApiError } from '#client/lib/api-client'
 import { clearUser } from '#client/lib/auth'
 import { toast } from '#client/lib/toast'
 
 export function logout() {
-  return callApi(logoutEndpoint)
+  return callApi(apiRoutes.logout)
 }
 
 /** No answer, or the server failed: its session may still be alive, so one more try. */

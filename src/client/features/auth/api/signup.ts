@@ -1,11 +1,12 @@
+import { apiRoutes } from 'virtual:api-routes'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { signupEndpoint, type CreateSignupBody } from '#contract/auth'
+import type { CreateSignupBody } from '#contract/auth'
 import { callApi } from '#client/lib/api-client'
 import { refreshUser } from '#client/lib/auth'
 
 /** Creates the account and its session. */
 export function signup(body: CreateSignupBody) {
-  return callApi(signupEndpoint, { body })
+  return callApi(apiRoutes.signup, { body })
 }
 
 /** Spec 2 §4: after signup the user is fetched, which logs them in on this page. */

@@ -1,10 +1,11 @@
+import { apiRoutes } from 'virtual:api-routes'
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { validateResetTokenEndpoint } from '#contract/accounts'
+
 import { callApi } from '#client/lib/api-client'
 
 /** Resolves when the link still works. */
 export function validateResetToken(token: string, signal?: AbortSignal) {
-  return callApi(validateResetTokenEndpoint, { body: { token }, signal })
+  return callApi(apiRoutes.validateResetToken, { body: { token }, signal })
 }
 
 export function resetTokenQueryOptions(token: string) {

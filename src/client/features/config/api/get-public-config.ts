@@ -1,10 +1,11 @@
+import { apiRoutes } from 'virtual:api-routes'
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { getPublicConfigEndpoint } from '#contract/config'
+
 import { callApi } from '#client/lib/api-client'
 
 /** The club code, invite link and contact address the public screens show. */
 export function getPublicConfig(signal?: AbortSignal) {
-  return callApi(getPublicConfigEndpoint, { signal })
+  return callApi(apiRoutes.getPublicConfig, { signal })
 }
 
 export function publicConfigQueryOptions() {

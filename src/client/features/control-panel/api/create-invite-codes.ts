@@ -1,11 +1,12 @@
+import { apiRoutes } from 'virtual:api-routes'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { createInviteCodesEndpoint } from '#contract/control-panel'
+
 import { callApi } from '#client/lib/api-client'
 import { controlPanelQueryOptions } from './get-control-panel'
 
 /** New single-use welcome codes. */
 export function createInviteCodes(count: number) {
-  return callApi(createInviteCodesEndpoint, { body: { count } })
+  return callApi(apiRoutes.createInviteCodes, { body: { count } })
 }
 
 export function useCreateInviteCodes() {

@@ -1,10 +1,11 @@
+import { apiRoutes } from 'virtual:api-routes'
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { getControlPanelEndpoint } from '#contract/control-panel'
+
 import { callApi } from '#client/lib/api-client'
 
 /** Everything the panel shows, each list bounded by the server. */
 export function getControlPanel(signal?: AbortSignal) {
-  return callApi(getControlPanelEndpoint, { signal })
+  return callApi(apiRoutes.getControlPanel, { signal })
 }
 
 export function controlPanelQueryOptions() {

@@ -1,5 +1,6 @@
+import { apiRoutes } from 'virtual:api-routes'
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { getJobEndpoint, isJobSettled, type Job } from '#contract/jobs'
+import { isJobSettled, type Job } from '#contract/jobs'
 import { callApi, isApiError } from '#client/lib/api-client'
 
 /** How often a job that is still queued or running is asked about. */
@@ -9,7 +10,7 @@ const isRefusal = (error: unknown) => isApiError(error) && error.status >= 400 &
 
 /** Where a job an operator started stands. */
 export function getJob(id: number, signal?: AbortSignal) {
-  return callApi(getJobEndpoint, { params: { id }, signal })
+  return callApi(apiRoutes.getJob, { params: { id }, signal })
 }
 
 export function jobQueryOptions(id: number) {

@@ -1,5 +1,6 @@
+import { apiRoutes } from 'virtual:api-routes'
 import { useMutation } from '@tanstack/react-query'
-import { sendMonthlyBlastEndpoint, type CreateBlastBody } from '#contract/control-panel'
+import type { CreateBlastBody } from '#contract/control-panel'
 import { callApi } from '#client/lib/api-client'
 
 /**
@@ -7,7 +8,7 @@ import { callApi } from '#client/lib/api-client'
  * once with the job that sends it; `useJob` follows it.
  */
 export function sendMonthlyBlast(body: CreateBlastBody) {
-  return callApi(sendMonthlyBlastEndpoint, { body })
+  return callApi(apiRoutes.sendMonthlyBlast, { body })
 }
 
 export function useSendMonthlyBlast() {

@@ -1,10 +1,10 @@
+import { apiRoutes } from 'virtual:api-routes'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import type { z } from 'zod'
-import {
-  triggerNoticeEndpoint,
-  type ControlPanel,
-  type ControlPanelPodclub,
-  type createTriggerBodySchema,
+import type {
+  ControlPanel,
+  ControlPanelPodclub,
+  createTriggerBodySchema,
 } from '#contract/control-panel'
 import { callApi } from '#client/lib/api-client'
 import { controlPanelQueryOptions } from './get-control-panel'
@@ -13,7 +13,7 @@ export type CreateTriggerBody = z.input<typeof createTriggerBodySchema>
 
 /** 'min' sends the 10-minute notice now, 'complete' marks complete. */
 export function triggerNotice(body: CreateTriggerBody) {
-  return callApi(triggerNoticeEndpoint, { body })
+  return callApi(apiRoutes.triggerNotice, { body })
 }
 
 /**

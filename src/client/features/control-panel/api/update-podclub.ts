@@ -1,11 +1,12 @@
+import { apiRoutes } from 'virtual:api-routes'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { updatePodclubEndpoint, type UpdatePodclubBody } from '#contract/control-panel'
+import type { UpdatePodclubBody } from '#contract/control-panel'
 import { callApi } from '#client/lib/api-client'
 import { controlPanelQueryOptions } from './get-control-panel'
 
 /** An operator's change of date, location, link or status. */
 export function updatePodclub({ id, body }: { id: number; body: UpdatePodclubBody }) {
-  return callApi(updatePodclubEndpoint, { params: { id }, body })
+  return callApi(apiRoutes.updatePodclub, { params: { id }, body })
 }
 
 export function useUpdatePodclub() {

@@ -1,9 +1,10 @@
+import { apiRoutes } from 'virtual:api-routes'
 import { useMutation } from '@tanstack/react-query'
-import { submitHindsightEndpoint } from '#contract/podclub-detail'
+
 import { callApi } from '#client/lib/api-client'
 
 export function submitHindsight(podclubId: number, hindsight: string) {
-  return callApi(submitHindsightEndpoint, { params: { podclubId }, body: { hindsight } })
+  return callApi(apiRoutes.submitHindsight, { params: { podclubId }, body: { hindsight } })
 }
 
 export function useSubmitHindsight(podclubId: number) {

@@ -1,10 +1,11 @@
+import { apiRoutes } from 'virtual:api-routes'
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { getRandomPastPodclubEndpoint } from '#contract/podclubs'
+
 import { callApi } from '#client/lib/api-client'
 
 /** One completed podclub, or null before the first. */
 export function getRandomPastPodclub(signal?: AbortSignal) {
-  return callApi(getRandomPastPodclubEndpoint, { signal })
+  return callApi(apiRoutes.getRandomPastPodclub, { signal })
 }
 
 export function randomPastPodclubQueryOptions() {

@@ -1,10 +1,11 @@
+import { apiRoutes } from 'virtual:api-routes'
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { getSplashStatsEndpoint } from '#contract/podclubs'
+
 import { callApi } from '#client/lib/api-client'
 
 /** The stats card's numbers. */
 export function getSplashStats(signal?: AbortSignal) {
-  return callApi(getSplashStatsEndpoint, { signal })
+  return callApi(apiRoutes.getSplashStats, { signal })
 }
 
 export function splashStatsQueryOptions() {

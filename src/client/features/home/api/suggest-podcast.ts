@@ -1,9 +1,10 @@
+import { apiRoutes } from 'virtual:api-routes'
 import { useMutation } from '@tanstack/react-query'
-import { suggestPodcastEndpoint, type CreateSuggestionBody } from '#contract/suggestions'
+import type { CreateSuggestionBody } from '#contract/suggestions'
 import { callApi } from '#client/lib/api-client'
 
 export function suggestPodcast(body: CreateSuggestionBody) {
-  return callApi(suggestPodcastEndpoint, { body })
+  return callApi(apiRoutes.suggestPodcast, { body })
 }
 
 export function useSuggestPodcast() {

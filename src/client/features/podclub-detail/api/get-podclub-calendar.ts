@@ -1,4 +1,4 @@
-import { getPodclubCalendarEndpoint } from '#contract/podclub-detail'
+import { apiRoutes } from 'virtual:api-routes'
 import { apiUrl } from '#client/lib/api-client'
 
 /**
@@ -6,5 +6,5 @@ import { apiUrl } from '#client/lib/api-client'
  * (calendar apps open the file), so there is nothing to parse here.
  */
 export function podclubCalendarUrl(podclubId: number) {
-  return apiUrl(getPodclubCalendarEndpoint, { podclubId })
+  return apiUrl(apiRoutes.getPodclubCalendar, { podclubId })
 }

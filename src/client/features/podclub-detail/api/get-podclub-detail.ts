@@ -1,10 +1,11 @@
+import { apiRoutes } from 'virtual:api-routes'
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { getPodclubDetailEndpoint } from '#contract/podclub-detail'
+
 import { callApi } from '#client/lib/api-client'
 import { PODCLUBS_SCOPE } from '#client/features/podclubs/api/get-upcoming-podclubs'
 
 export function getPodclubDetail(id: string, signal?: AbortSignal) {
-  return callApi(getPodclubDetailEndpoint, { params: { podclubId: id }, signal })
+  return callApi(apiRoutes.getPodclubDetail, { params: { podclubId: id }, signal })
 }
 
 export function podclubDetailQueryOptions(id: string) {

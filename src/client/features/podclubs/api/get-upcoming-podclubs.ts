@@ -1,5 +1,6 @@
+import { apiRoutes } from 'virtual:api-routes'
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { listUpcomingPodclubsEndpoint } from '#contract/podclubs'
+
 import { callApi } from '#client/lib/api-client'
 import { retryServerFailures } from '#client/lib/query-client'
 
@@ -12,7 +13,7 @@ export const FEED_RETRY_DELAY_MS = 500
 
 /** The same list for everyone, soonest first. */
 export function getUpcomingPodclubs(signal?: AbortSignal) {
-  return callApi(listUpcomingPodclubsEndpoint, { signal })
+  return callApi(apiRoutes.listUpcomingPodclubs, { signal })
 }
 
 export function upcomingPodclubsQueryOptions() {

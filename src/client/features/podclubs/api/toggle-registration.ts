@@ -1,5 +1,6 @@
+import { apiRoutes } from 'virtual:api-routes'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { IDEMPOTENCY_KEY_HEADER, toggleRegistrationEndpoint } from '#contract/podclubs'
+import { IDEMPOTENCY_KEY_HEADER } from '#contract/endpoint'
 import { callApi } from '#client/lib/api-client'
 import { retryUnansweredWrite } from '#client/lib/idempotency-key'
 import { PODCLUBS_SCOPE } from './get-upcoming-podclubs'
@@ -9,7 +10,7 @@ export type ToggleSeatVariables = { podclubId: number; idempotencyKey: string }
 
 /** Takes a seat, or gives it back when the member holds one. */
 export function toggleRegistration({ podclubId, idempotencyKey }: ToggleSeatVariables) {
-  return callApi(toggleRegistrationEndpoint, {
+  return callApi(apiRoutes.toggleRegistration, {
     params: { podclubId },
     headers: { [IDEMPOTENCY_KEY_HEADER]: idempotencyKey },
   })

@@ -1,5 +1,6 @@
+import { apiRoutes } from 'virtual:api-routes'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { IDEMPOTENCY_KEY_HEADER, toggleSeatWaitlistEndpoint } from '#contract/podclubs'
+import { IDEMPOTENCY_KEY_HEADER } from '#contract/endpoint'
 import { callApi } from '#client/lib/api-client'
 import { retryUnansweredWrite } from '#client/lib/idempotency-key'
 import { PODCLUBS_SCOPE } from './get-upcoming-podclubs'
@@ -10,7 +11,7 @@ import type { ToggleSeatVariables } from './toggle-registration'
  * club's invite waitlist at /waitlist.
  */
 export function toggleSeatWaitlist({ podclubId, idempotencyKey }: ToggleSeatVariables) {
-  return callApi(toggleSeatWaitlistEndpoint, {
+  return callApi(apiRoutes.toggleSeatWaitlist, {
     params: { podclubId },
     headers: { [IDEMPOTENCY_KEY_HEADER]: idempotencyKey },
   })

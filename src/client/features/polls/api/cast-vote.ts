@@ -1,11 +1,12 @@
+import { apiRoutes } from 'virtual:api-routes'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { castVoteEndpoint, type CreatePollVoteBody } from '#contract/polls'
+import type { CreatePollVoteBody } from '#contract/polls'
 import { callApi } from '#client/lib/api-client'
 import { pollQueryKey, pollQueryOptions } from './get-poll'
 
 /** Answers the poll as it stands after the vote. */
 export function castVote(pollId: string, body: CreatePollVoteBody) {
-  return callApi(castVoteEndpoint, { params: { pollId }, body })
+  return callApi(apiRoutes.castVote, { params: { pollId }, body })
 }
 
 export function useCastVote(pollId: string) {

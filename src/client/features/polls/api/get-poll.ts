@@ -1,12 +1,13 @@
+import { apiRoutes } from 'virtual:api-routes'
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { getPollEndpoint, getPollWithCodeEndpoint } from '#contract/polls'
+
 import { callApi } from '#client/lib/api-client'
 
 /** The poll; with a code, also whether that code can vote in it. */
 export function getPoll(pollId: string, voteCode?: string, signal?: AbortSignal) {
   return voteCode
-    ? callApi(getPollWithCodeEndpoint, { params: { pollId, voteCode }, signal })
-    : callApi(getPollEndpoint, { params: { pollId }, signal })
+    ? callApi(apiRoutes.getPollWithCode, { params: { pollId, voteCode }, signal })
+    : callApi(apiRoutes.getPoll, { params: { pollId }, signal })
 }
 
 export const pollQueryKey = (pollId: string) => ['polls', pollId] as const

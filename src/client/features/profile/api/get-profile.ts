@@ -1,9 +1,10 @@
+import { apiRoutes } from 'virtual:api-routes'
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { getProfileEndpoint } from '#contract/profile'
+
 import { callApi } from '#client/lib/api-client'
 
 export function getProfile(signal?: AbortSignal) {
-  return callApi(getProfileEndpoint, { signal })
+  return callApi(apiRoutes.getProfile, { signal })
 }
 
 export function profileQueryOptions() {

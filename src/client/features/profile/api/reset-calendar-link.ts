@@ -1,11 +1,12 @@
+import { apiRoutes } from 'virtual:api-routes'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { resetCalendarLinkEndpoint } from '#contract/profile'
+
 import { callApi } from '#client/lib/api-client'
 import { profileQueryOptions } from './get-profile'
 
 /** Makes a new secret calendar feed URL; the old one answers 404. */
 export function resetCalendarLink() {
-  return callApi(resetCalendarLinkEndpoint)
+  return callApi(apiRoutes.resetCalendarLink)
 }
 
 /** Resets the link and puts the new one into the profile on screen at once. */

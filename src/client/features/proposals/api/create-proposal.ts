@@ -1,9 +1,10 @@
+import { apiRoutes } from 'virtual:api-routes'
 import { useMutation } from '@tanstack/react-query'
-import { createProposalEndpoint, type CreateProposalBody } from '#contract/proposals'
+import type { CreateProposalBody } from '#contract/proposals'
 import { callApi } from '#client/lib/api-client'
 
 export function createProposal(body: CreateProposalBody) {
-  return callApi(createProposalEndpoint, { body })
+  return callApi(apiRoutes.createProposal, { body })
 }
 
 export function useCreateProposal() {

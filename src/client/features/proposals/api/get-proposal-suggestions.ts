@@ -1,10 +1,11 @@
+import { apiRoutes } from 'virtual:api-routes'
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { getProposalSuggestionsEndpoint } from '#contract/proposals'
+
 import { callApi } from '#client/lib/api-client'
 
 /** Podcast names and keywords the wizard's lists suggest. */
 export function getProposalSuggestions(signal?: AbortSignal) {
-  return callApi(getProposalSuggestionsEndpoint, { signal })
+  return callApi(apiRoutes.getProposalSuggestions, { signal })
 }
 
 export function proposalSuggestionsQueryOptions() {

@@ -1,9 +1,10 @@
+import { apiRoutes } from 'virtual:api-routes'
 import { useMutation } from '@tanstack/react-query'
-import { joinWaitlistEndpoint, type CreateWaitlistEntryBody } from '#contract/accounts'
+import type { CreateWaitlistEntryBody } from '#contract/accounts'
 import { callApi } from '#client/lib/api-client'
 
 export function joinWaitlist(body: CreateWaitlistEntryBody) {
-  return callApi(joinWaitlistEndpoint, { body })
+  return callApi(apiRoutes.joinWaitlist, { body })
 }
 
 export function useJoinWaitlist() {

@@ -1,0 +1,7 @@
+// The module the build writes from the contract's declarations (vite.config.ts, `apiRoutes`).
+declare module 'virtual:api-routes' {
+  import type { ApiRoute } from '#contract/endpoint'
+  import type { Endpoints } from '#contract/endpoints'
+
+  export const apiRoutes: { readonly [N in keyof Endpoints]: ApiRoute<Endpoints[N]> }
+}
