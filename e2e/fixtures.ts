@@ -165,9 +165,10 @@ export async function startDemoServer(port = e2e.port + 2) {
   const { tmpdir } = await import('node:os')
   const path = await import('node:path')
   const { answersOk, waitUntil } = await import('../src/server/testing/wait')
+  const { serverCommand } = await import('../src/server/testing/server-process')
   const baseUrl = `http://127.0.0.1:${port}`
   const dataDir = await mkdtemp(path.join(tmpdir(), 'podclub-e2e-demo-'))
-  const server = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  const server = spawn(process.execPath, serverCommand, {
     env: {
       ...process.env,
       NODE_ENV: 'production',
