@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { createServer } from 'node:http'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { build } from '../scripts/build.mjs'
+import { build, pageEntry, serverEntry } from '../scripts/build.mjs'
 import { serverCommand } from '../src/server/testing/server-process'
 import { startTestSmtp } from '../src/server/testing/smtp'
 import { answersOk, waitUntil } from '../src/server/testing/wait'
@@ -13,10 +14,11 @@ import { e2e } from './env'
  * One real server for the whole run, as `npm start` runs it (the built page and server, rebuilt
  * first if their sources changed; PGlite in a fresh folder), sending its mail to a real SMTP
  * server started here. Specs read that mail from a small JSON inbox. `E2E_SKIP_BUILD=1` runs
- * the build as it is, without checking its sources.
+ * the build there is as it is, without checking its sources.
  */
 export default async function globalSetup() {
-  if (process.env.E2E_SKIP_BUILD !== '1') await build({ ifStale: true })
+  const built = existsSync(pageEntry) && existsSync(serverEntry)
+  if (process.env.E2E_SKIP_BUILD !== '1' || !built) await build({ ifStale: true })
   const smtp = await startTestSmtp()
   const inbox = createServer((req, res) => {
     if (req.method === 'DELETE') smtp.messages.length = 0

@@ -19,6 +19,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 export const root = fileURLToPath(new URL('..', import.meta.url))
 const dist = path.join(root, 'dist')
 
+/** The built page's entry, which the server sends for every page address. */
+export const pageEntry = path.join(dist, 'client', 'index.html')
+
 /** The built server and admin commands: what `npm start` and `npm run admin` run with node. */
 export const serverEntry = path.join(dist, 'server', 'main.js')
 export const adminEntry = path.join(dist, 'server', 'cli.js')
@@ -36,7 +39,7 @@ const isBuildSource = (file) =>
 const parts = {
   page: {
     label: 'the page',
-    output: path.join(dist, 'client', 'index.html'),
+    output: pageEntry,
     stamp: path.join(dist, 'page.build.json'),
     tool: 'vite',
     sources: ['src/client', 'src/contract', 'vite.config.ts', 'package.json', 'package-lock.json'],
