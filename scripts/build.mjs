@@ -8,8 +8,9 @@
 // A part is stale when its output is missing or was built from other sources than those on
 // disk now. When no source file is newer than the last check, that settles it at the cost of a
 // `stat` per file; otherwise the contents decide (a hash of every source file, kept beside the
-// output), so a copied tree or a fresh checkout is not rebuilt for nothing. Building needs the dev dependencies (Vite, esbuild); a production
-// install (`npm ci --omit=dev`) runs a tree built beforehand, and says so if it has to build.
+// output), so a copied tree or a fresh checkout is not rebuilt for nothing. Building needs the
+// dev dependencies (Vite, esbuild); a production install (`npm ci --omit=dev`) runs a tree
+// built beforehand, and says so if it has to build.
 import { createHash } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { copyFile, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
@@ -25,12 +26,6 @@ export const pageEntry = path.join(dist, 'client', 'index.html')
 /** The built server and admin commands: what `npm start` and `npm run admin` run with node. */
 export const serverEntry = path.join(dist, 'server', 'main.js')
 export const adminEntry = path.join(dist, 'server', 'cli.js')
-
-/**
- * Node's options for the built server: stack traces in the log point into the TypeScript
- * sources (the bundle's source maps) rather than the bundle.
- */
-export const nodeOptions = ['--enable-source-maps']
 
 /** Test files and test helpers are never part of a build, so editing them changes nothing. */
 const isBuildSource = (file) =>
@@ -161,6 +156,8 @@ async function buildServer(esbuild, part) {
     platform: 'node',
     target: 'node20.19',
     packages: 'external',
+    // Written, not read by default: `node --enable-source-maps` maps stack traces to the
+    // sources, and reading the maps at every start costs the start time.
     sourcemap: true,
     logLevel: 'warning',
   })

@@ -1,7 +1,7 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process'
 import { createServer, type AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
-import { adminEntry, nodeOptions, serverEntry } from '../../../scripts/build.mjs'
+import { adminEntry, serverEntry } from '../../../scripts/build.mjs'
 import { answersOk, waitUntil } from './wait'
 
 const root = fileURLToPath(new URL('../../../', import.meta.url))
@@ -10,8 +10,8 @@ const root = fileURLToPath(new URL('../../../', import.meta.url))
  * node's arguments for the built server and for the admin commands, as `npm start` and
  * `npm run admin` run them (the test run's global setup builds what changed first).
  */
-export const serverCommand = [...nodeOptions, serverEntry]
-export const adminCommand = [...nodeOptions, adminEntry]
+export const serverCommand = [serverEntry]
+export const adminCommand = [adminEntry]
 
 /** The built server running as a real process, serving the API alone. */
 export type ServerProcess = {
