@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
+import { serverCommand } from '../src/server/testing/server-process'
 import { startTestSmtp, type TestSmtp } from '../src/server/testing/smtp'
 import { answersOk, waitUntil } from '../src/server/testing/wait'
 import { e2e } from './env'
@@ -101,7 +102,7 @@ test.describe('control panel with podclubs', () => {
   test.beforeAll(async () => {
     smtp = await startTestSmtp()
     dataDir = await mkdtemp(path.join(tmpdir(), 'podclub-e2e-demo-'))
-    server = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    server = spawn(process.execPath, serverCommand, {
       env: {
         ...process.env,
         NODE_ENV: 'production',

@@ -51,13 +51,17 @@ export async function createMember(request: APIRequestContext): Promise<Member> 
   return member
 }
 
-/** An API context logged in as `username`, sending the CSRF header on every write. */
+/**
+ * An API context logged in as `username`, sending the CSRF header on every write; on the run's
+ * server unless `baseUrl` names another (a spec's own demo server).
+ */
 export async function apiAs(
   playwright: PlaywrightWorkerArgs['playwright'],
   username: string,
   password: string,
+  baseUrl = e2e.baseUrl,
 ) {
-  const request = await playwright.request.newContext({ baseURL: e2e.baseUrl })
+  const request = await playwright.request.newContext({ baseURL: baseUrl })
   const csrf = async () => {
     const { cookies } = await request.storageState()
     return cookies.find((c) => c.name === 'csrftoken')!.value
@@ -80,13 +84,18 @@ const DAY_MS = 24 * 60 * 60 * 1000
 
 /**
  * An upcoming podclub three days out, hosted by the demo's bea.n, made through the control
- * panel's API, with `seatHolders` (nine fill it) registered by the admin. Needs `DEMO=1`.
+ * panel's API, with `seatHolders` (nine fill it) registered by the admin. Needs `DEMO=1`; on the
+ * run's server unless `baseUrl` names another.
  */
 export async function createPodclub(
   playwright: PlaywrightWorkerArgs['playwright'],
-  { title, seatHolders = [] }: { title: string; seatHolders?: string[] },
+  {
+    title,
+    seatHolders = [],
+    baseUrl = e2e.baseUrl,
+  }: { title: string; seatHolders?: string[]; baseUrl?: string },
 ) {
-  const admin = await apiAs(playwright, e2e.admin.username, e2e.admin.password)
+  const admin = await apiAs(playwright, e2e.admin.username, e2e.admin.password, baseUrl)
   const created = await admin.post('/controlpanel/podclubs/', {
     title,
     podcastName: 'Radiolab',
@@ -165,9 +174,10 @@ export async function startDemoServer(port = e2e.port + 2) {
   const { tmpdir } = await import('node:os')
   const path = await import('node:path')
   const { answersOk, waitUntil } = await import('../src/server/testing/wait')
+  const { serverCommand } = await import('../src/server/testing/server-process')
   const baseUrl = `http://127.0.0.1:${port}`
   const dataDir = await mkdtemp(path.join(tmpdir(), 'podclub-e2e-demo-'))
-  const server = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  const server = spawn(process.execPath, serverCommand, {
     env: {
       ...process.env,
       NODE_ENV: 'production',

@@ -1,22 +1,24 @@
-import { spawn, spawnSync } from 'node:child_process'
+import { spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { createServer } from 'node:http'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { build, pageEntry, serverEntry } from '../scripts/build.mjs'
+import { serverCommand } from '../src/server/testing/server-process'
 import { startTestSmtp } from '../src/server/testing/smtp'
 import { answersOk, waitUntil } from '../src/server/testing/wait'
 import { e2e } from './env'
 
 /**
- * One real server for the whole run, as `npm start` runs it (built page, PGlite in a fresh
- * folder), sending its mail to a real SMTP server started here. Specs read that mail from a
- * small JSON inbox.
+ * One real server for the whole run, as `npm start` runs it (the built page and server, rebuilt
+ * first if their sources changed; PGlite in a fresh folder), sending its mail to a real SMTP
+ * server started here. Specs read that mail from a small JSON inbox. `E2E_SKIP_BUILD=1` runs
+ * the build there is as it is, without checking its sources.
  */
 export default async function globalSetup() {
-  if (process.env.E2E_SKIP_BUILD !== '1') {
-    const build = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { stdio: 'inherit' })
-    if (build.status !== 0) throw new Error('vite build failed')
-  }
+  const built = existsSync(pageEntry) && existsSync(serverEntry)
+  if (process.env.E2E_SKIP_BUILD !== '1' || !built) await build({ ifStale: true })
   const smtp = await startTestSmtp()
   const inbox = createServer((req, res) => {
     if (req.method === 'DELETE') smtp.messages.length = 0
@@ -26,7 +28,7 @@ export default async function globalSetup() {
   await new Promise<void>((resolve) => inbox.listen(e2e.port + 1, '127.0.0.1', resolve))
 
   const dataDir = await mkdtemp(path.join(tmpdir(), 'podclub-e2e-'))
-  const server = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  const server = spawn(process.execPath, serverCommand, {
     env: {
       ...process.env,
       NODE_ENV: 'production',

@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { envelope } from './common'
+import { createLoginBodySchema } from './auth'
+import { envelope, okSchema } from './common'
 import { defineEndpoint } from './endpoint'
 import { podclubSchema } from './podclubs'
 
@@ -75,4 +76,131 @@ export const calendarFeedEndpoint = defineEndpoint({
   access: 'public',
   secretParams: ['file'],
   outsideApi: true,
+})
+
+/**
+ * How a member who deleted their account is named wherever what they wrote or took part in
+ * stays (hindsights, past podclubs): the account keeps no username (docs/decisions/019).
+ */
+export const FORMER_MEMBER_NAME = 'a former member'
+
+const isoDate = z.string()
+const nullableIsoDate = z.string().nullable()
+
+/**
+ * 'download my data': what podclub keeps about the member, as a JSON file. Their own words and
+ * records only: nobody else's name or address, and no secret (password hash, session, calendar
+ * link, codes, the bodies of e-mails, which carry links that log in or vote).
+ */
+export const myDataSchema = z.object({
+  exported_at: isoDate,
+  account: z.object({
+    username: z.string(),
+    email: z.string(),
+    city: z.string(),
+    /** How they found podclub, as told at sign-up. */
+    source: z.string(),
+    member_since: isoDate,
+    email_confirmed_at: nullableIsoDate,
+    is_superuser: z.boolean(),
+    blasts_unsubscribed_at: nullableIsoDate,
+  }),
+  /** Seats held, in any podclub, and when they were taken. */
+  seats: z.array(
+    z.object({
+      podclub_id: z.number().int(),
+      episode_title: z.string(),
+      podcast: z.string(),
+      starts_at: isoDate,
+      status: z.string(),
+      taken_at: isoDate,
+    }),
+  ),
+  /** Places on the seat waitlist of full podclubs. */
+  seat_waitlist: z.array(
+    z.object({
+      podclub_id: z.number().int(),
+      episode_title: z.string(),
+      starts_at: isoDate,
+      joined_at: isoDate,
+    }),
+  ),
+  /** The podclubs they host as podmeister: what they proposed. */
+  podclubs_hosted: z.array(
+    z.object({
+      podclub_id: z.number().int(),
+      episode_title: z.string(),
+      episode_number: z.string(),
+      podcast: z.string(),
+      starts_at: isoDate,
+      location: z.string().nullable(),
+      status: z.string(),
+      keywords: z.array(z.string()),
+      links: z.array(z.string()),
+      description: z.string(),
+      podmeister_note: z.string(),
+      proposed_at: isoDate,
+    }),
+  ),
+  hindsights: z.array(
+    z.object({
+      podclub_id: z.number().int(),
+      episode_title: z.string(),
+      message: z.string(),
+      written_at: isoDate,
+    }),
+  ),
+  /** Votes cast with a code mailed to their address. */
+  votes: z.array(
+    z.object({
+      poll_id: z.number().int(),
+      poll_title: z.string(),
+      option: z.string(),
+      voted_at: isoDate,
+    }),
+  ),
+  suggestions: z.array(
+    z.object({ podcast_link: z.string(), reason: z.string(), sent_at: isoDate }),
+  ),
+  feedback: z.array(
+    z.object({ podcast_link: z.string(), description: z.string(), sent_at: isoDate }),
+  ),
+  /** E-mails podclub sent or is sending to their address: what about and when, never the body. */
+  emails: z.array(
+    z.object({
+      subject: z.string(),
+      status: z.enum(['pending', 'sending', 'delivered', 'failed']),
+      queued_at: isoDate,
+      delivered_at: nullableIsoDate,
+    }),
+  ),
+})
+export type MyData = z.infer<typeof myDataSchema>
+
+export const getMyDataEndpoint = defineEndpoint({
+  method: 'GET',
+  path: '/profile/data/',
+  access: 'member',
+  tags: ['profile'],
+  summary: "The member's own data, for 'download my data'",
+  response: { 200: envelope(myDataSchema) },
+})
+
+/** The password again, checked as a login checks it. */
+export const deleteAccountBodySchema = createLoginBodySchema.pick({ password: true })
+export type DeleteAccountBody = z.infer<typeof deleteAccountBodySchema>
+
+export const WRONG_PASSWORD_MESSAGE = 'Incorrect password.'
+export const LAST_SUPERUSER_MESSAGE =
+  'You are the only super user: make another member a super user (npm run admin -- promote <username>) before deleting your account.'
+
+export const deleteAccountEndpoint = defineEndpoint({
+  method: 'POST',
+  path: '/profile/delete/',
+  access: 'member',
+  tags: ['profile'],
+  summary:
+    'Deletes the account: ends its sessions, gives back its seats, cancels the podclubs it hosts that have not happened, and anonymises it',
+  body: deleteAccountBodySchema,
+  response: { 200: okSchema },
 })

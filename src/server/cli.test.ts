@@ -20,6 +20,7 @@ import {
 } from './db/schema/index'
 import { runCli } from './cli'
 import { verifyPassword } from './lib/passwords'
+import { adminCommand } from './testing/server-process'
 import { postgresUrlFor } from './testing/test-db'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
@@ -48,7 +49,7 @@ function adminProcess(dataDir: string, args: string[]): Promise<Result> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', 'src/server/cli.ts', ...args],
+      [...adminCommand, ...args],
       {
         cwd: root,
         env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', ADMIN_PASSWORD: '' },

@@ -11,6 +11,7 @@ import {
   csrfFor,
   freePort,
   postJson as post,
+  serverCommand,
   startServerProcess,
   untilReady,
   type ServerProcess as Server,
@@ -27,7 +28,7 @@ function startServer(dataDir: string, port: number, env: Record<string, string> 
 
 /** A second server on the same folder, run to its end: it must be refused. */
 function startSecondServer(dataDir: string) {
-  return spawnSync(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  return spawnSync(process.execPath, serverCommand, {
     cwd: root,
     env: {
       ...process.env,

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs'
+import path from 'node:path'
 import { buildApp, clientDistDir } from './app'
 import { type BackgroundWork, createBackgroundWork } from './background'
 import { DataDirInUseError, openDatabase } from './db/client'
@@ -5,7 +7,6 @@ import { bootstrap, resolveSessionSecret } from './features/auth/bootstrap'
 import { DEMO_PASSWORD, seedDemo } from './features/demo/demo.seed'
 import { createLogTransport, createSmtpTransport } from './features/mail/mail.transport'
 import type { AppDeps } from './deps'
-import { ensureClientBuilt } from './lib/client-build'
 import { systemClock } from './lib/clock'
 import { EnvError, parseEnv } from './lib/env'
 import { createLogger } from './lib/log'
@@ -53,10 +54,16 @@ async function main() {
     }
     throw err
   }
-  // `npm start` runs in production and serves the built page. In development Vite serves the
-  // page itself, and process-level tests (NODE_ENV=test) need the API alone.
+  // `npm start` runs in production and serves the built page (it builds what is missing first,
+  // scripts/build.mjs). In development Vite serves the page itself, and process-level tests
+  // (NODE_ENV=test) need the API alone.
   const serveClient = env.NODE_ENV === 'production'
-  if (serveClient) ensureClientBuilt(clientDistDir)
+  if (serveClient && !existsSync(path.join(clientDistDir, 'index.html'))) {
+    console.error(
+      `podclub: the page is not built (no ${clientDistDir}): run \`npm run build\` first, or start with \`npm start\`, which builds what is missing`,
+    )
+    process.exit(1)
+  }
   const log = createLogger(env.LOG_LEVEL)
   const startedAt = performance.now()
   log.info(

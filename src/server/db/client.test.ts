@@ -7,6 +7,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 import { DataDirInUseError, openPglite, openPostgres } from './client'
+import { adminCommand } from '../testing/server-process'
 import { HOLDER_FILE, type LockKind, lockDataDir, readHolder } from './data-dir-lock'
 
 const root = fileURLToPath(new URL('../../../', import.meta.url))
@@ -57,11 +58,11 @@ describe('PGlite data folder lock', () => {
       await expect(openPglite(dir)).rejects.toThrow(
         `DATA_DIR ${dir} is in use by another podclub process (pid ${process.pid} on host ${hostname()}, started `,
       )
-      const cli = spawnSync(
-        process.execPath,
-        ['--import', 'tsx', 'src/server/cli.ts', 'invite-codes', '1'],
-        { cwd: root, env: { ...process.env, DATA_DIR: dir, DATABASE_URL: '' }, encoding: 'utf8' },
-      )
+      const cli = spawnSync(process.execPath, [...adminCommand, 'invite-codes', '1'], {
+        cwd: root,
+        env: { ...process.env, DATA_DIR: dir, DATABASE_URL: '' },
+        encoding: 'utf8',
+      })
       expect(cli.status).toBe(2)
       expect(cli.stderr).toMatch(
         /DATA_DIR .* is in use by another podclub process \(pid \d+ on host .+, started .+\)\. PGlite serves one process at a time/,

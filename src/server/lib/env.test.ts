@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
+import { serverCommand } from '../testing/server-process'
 import { envSchema, EnvError, parseEnv } from './env'
 
 const root = fileURLToPath(new URL('../../../', import.meta.url))
@@ -70,7 +71,7 @@ describe('settings', () => {
   })
 
   it('stops the server at start on a bad setting', () => {
-    const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    const run = spawnSync(process.execPath, serverCommand, {
       cwd: root,
       env: { ...process.env, PORT: 'not-a-port', SMTP_URL: 'ftp://mail' },
       encoding: 'utf8',

@@ -3,6 +3,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import pg from 'pg'
 import type { TestProject } from 'vitest/node'
+import { build } from '../../../scripts/build.mjs'
 import { openMemoryPglite, openPostgres } from '../db/client'
 import { postgresUrlFor, TEMPLATE_DIR } from './test-db'
 
@@ -19,6 +20,8 @@ declare module 'vitest' {
  * so two runs side by side don't trip over each other.
  */
 export default async function setup(project: TestProject) {
+  // The process tests run the built server, as `npm start` does: rebuilt here if it changed.
+  await build({ page: false, server: true, ifStale: true })
   const runId = `${process.pid}_${randomBytes(3).toString('hex')}`
   // `test.env` reaches the test workers, not this hook: read the project's own setting.
   if (project.config.env?.TEST_ENGINE === 'postgres') {

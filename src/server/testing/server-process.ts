@@ -1,11 +1,19 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process'
 import { createServer, type AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
+import { adminEntry, serverEntry } from '../../../scripts/build.mjs'
 import { answersOk, waitUntil } from './wait'
 
 const root = fileURLToPath(new URL('../../../', import.meta.url))
 
-/** `main.ts` running as a real process, serving the API alone. */
+/**
+ * node's arguments for the built server and for the admin commands, as `npm start` and
+ * `npm run admin` run them (the test run's global setup builds what changed first).
+ */
+export const serverCommand = [serverEntry]
+export const adminCommand = [adminEntry]
+
+/** The built server running as a real process, serving the API alone. */
 export type ServerProcess = {
   child: ChildProcessWithoutNullStreams
   base: string
@@ -29,7 +37,7 @@ export function freePort(): Promise<number> {
 }
 
 /**
- * Starts `main.ts` with NODE_ENV=test on `port`. `env` is laid over a default of PGlite in
+ * Starts the built server with NODE_ENV=test on `port`. `env` is laid over a default of PGlite in
  * `DATA_DIR` (pass `DATABASE_URL` for PostgreSQL). `fileSizeLimitKb` caps the size of any file
  * the process writes (`ulimit -f`): past it a write fails with EFBIG, as on a full disk.
  */
@@ -38,7 +46,7 @@ export function startServerProcess(
   env: Record<string, string>,
   opts: { fileSizeLimitKb?: number } = {},
 ): ServerProcess {
-  const node = [process.execPath, '--import', 'tsx', 'src/server/main.ts']
+  const node = [process.execPath, ...serverCommand]
   const [command, ...args] = opts.fileSizeLimitKb
     ? ['bash', '-c', `ulimit -f ${opts.fileSizeLimitKb} && exec "$@"`, 'bash', ...node]
     : node

@@ -94,6 +94,15 @@ export async function buildTestApp(
       await outbox.runOnce()
       return sent.slice(before)
     },
+    /** Runs the outbox until it has nothing left to send (a run sends one batch). */
+    async deliverAllMail() {
+      const before = sent.length
+      for (let count = -1; count !== sent.length;) {
+        count = sent.length
+        await outbox.runOnce()
+      }
+      return sent.slice(before)
+    },
     /** Runs queued jobs, one after the other, until none is due; returns how many ran. */
     async runJobs() {
       let ran = 0

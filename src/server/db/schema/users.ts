@@ -16,7 +16,12 @@ import {
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow()
 
-/** Members and operators. `is_superuser` is the operator flag the server checks on every operator call. */
+/**
+ * Members and operators. `is_superuser` is the operator flag the server checks on every operator
+ * call. A member who deleted their account keeps a row with nothing personal left in it
+ * (`deleted_at` set, docs/decisions/019), so what they wrote and took part in stays, shown as
+ * from 'a former member'; their username and e-mail address are free for a new sign-up.
+ */
 export const users = pgTable(
   'users',
   {
@@ -44,12 +49,26 @@ export const users = pgTable(
       onDelete: 'set null',
     }),
     createdAt: createdAt(),
+    /** When the member deleted their account; the row is then anonymised. */
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
   },
   (t) => [
-    uniqueIndex('users_username_unique').on(t.username),
-    uniqueIndex('users_email_lower_unique').on(sql`lower(${t.email})`),
-    uniqueIndex('users_calendar_token_hash_unique').on(t.calendarTokenHash),
-    check('users_username_format', sql`${t.username} ~ '^[a-z0-9.]{3,24}$'`),
+    uniqueIndex('users_username_unique')
+      .on(t.username)
+      .where(sql`${t.deletedAt} is null`),
+    uniqueIndex('users_email_lower_unique')
+      .on(sql`lower(${t.email})`)
+      .where(sql`${t.deletedAt} is null`),
+    // Partial, as the two above: no index here is one a foreign key could use, so the update that
+    // anonymises an account locks its row the way any update does, while a seat is given to
+    // that member in another transaction (docs/decisions/019).
+    uniqueIndex('users_calendar_token_hash_unique')
+      .on(t.calendarTokenHash)
+      .where(sql`${t.calendarTokenHash} is not null`),
+    check(
+      'users_username_format',
+      sql`${t.deletedAt} is not null or ${t.username} ~ '^[a-z0-9.]{3,24}$'`,
+    ),
   ],
 )
 

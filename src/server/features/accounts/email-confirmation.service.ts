@@ -6,6 +6,7 @@ import { users } from '../../db/schema/index'
 import { AppError } from '../../lib/app-error'
 import { hmac, safeEqual } from '../../lib/tokens'
 import { enqueueMail } from '../mail/mail.service'
+import { isActiveAccount } from './accounts.rules'
 import { links } from '../../lib/links'
 import { emailConfirmationMail } from '../mail/templates/index'
 
@@ -95,7 +96,7 @@ export async function resendConfirmation(deps: AppDeps, login: string): Promise<
         confirmedAt: users.emailConfirmedAt,
       })
       .from(users)
-      .where(eq(users.username, needle))
+      .where(and(eq(users.username, needle), isActiveAccount()))
     if (!user || user.confirmedAt) return
     await enqueueConfirmationMail(deps, tx, user)
   })

@@ -8,6 +8,7 @@ import { hashPassword } from '../../lib/passwords'
 import { hmac, randomToken, safeEqual, sha256 } from '../../lib/tokens'
 import { links } from '../../lib/links'
 import { enqueueMail } from '../mail/mail.service'
+import { isActiveAccount } from './accounts.rules'
 import { PASSWORD_RESET_VALID_MINUTES, passwordResetMail } from '../mail/templates/index'
 
 const RESET_VALID_MS = PASSWORD_RESET_VALID_MINUTES * 60 * 1000
@@ -38,7 +39,7 @@ export async function requestPasswordReset(deps: AppDeps, email: string): Promis
         passwordHash: users.passwordHash,
       })
       .from(users)
-      .where(sql`lower(${users.email}) = ${email.trim().toLowerCase()}`)
+      .where(and(sql`lower(${users.email}) = ${email.trim().toLowerCase()}`, isActiveAccount()))
     if (!user) return
     const token = `${randomToken(32)}.${fingerprint(deps.sessionSecret, user.id, user.passwordHash)}`
     await tx.insert(passwordResetTokens).values({
@@ -125,7 +126,7 @@ export async function setPassword(
     const [user] = await tx
       .select({ id: users.id })
       .from(users)
-      .where(eq(users.username, username.trim().toLowerCase()))
+      .where(and(eq(users.username, username.trim().toLowerCase()), isActiveAccount()))
       .for('update')
     if (!user) return false
     await replacePassword(tx, user.id, passwordHash)

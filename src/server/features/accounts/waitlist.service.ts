@@ -1,4 +1,6 @@
+import { sql } from 'drizzle-orm'
 import type { CreateWaitlistEntryBody } from '#contract/accounts'
+import type { Tx } from '../../db/client'
 import type { AppDeps } from '../../deps'
 import { transaction } from '../../db/transaction'
 import { waitlistEntries } from '../../db/schema/index'
@@ -17,4 +19,9 @@ export async function joinWaitlist(
       .values({ email: entry.email, how: entry.how, favoritePodcast: entry.favoritePodcast })
       .onConflictDoNothing()
   })
+}
+
+/** An address that is no longer anyone's (its member deleted their account) leaves the list. */
+export async function leaveWaitlist(tx: Tx, address: string): Promise<void> {
+  await tx.delete(waitlistEntries).where(sql`lower(${waitlistEntries.email}) = lower(${address})`)
 }

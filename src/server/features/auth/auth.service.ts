@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import {
   INVALID_INVITE_CODE_MESSAGE,
   SIGNUP_EMAIL_REFUSED_MESSAGE,
@@ -14,6 +14,7 @@ import type { AppDeps } from '../../deps'
 import { transaction } from '../../db/transaction'
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../lib/passwords'
 import type { AuthUser } from '../../plugins/session'
+import { isActiveAccount } from '../accounts/accounts.rules'
 import { confirmationUrl } from '../accounts/email-confirmation.service'
 import { enqueueMail } from '../mail/mail.service'
 import { signupAttemptMail, welcomeMail } from '../mail/templates/index'
@@ -35,7 +36,12 @@ export async function findLoginAccount(db: Db, login: string): Promise<LoginAcco
   const [user] = await db
     .select()
     .from(users)
-    .where(sql`${users.username} = ${needle} or lower(${users.email}) = ${needle}`)
+    .where(
+      and(
+        sql`(${users.username} = ${needle} or lower(${users.email}) = ${needle})`,
+        isActiveAccount(),
+      ),
+    )
     .limit(1)
   return user
 }

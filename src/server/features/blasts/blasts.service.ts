@@ -8,6 +8,7 @@ import type { AppDeps } from '../../deps'
 import { AppError } from '../../lib/app-error'
 import { links } from '../../lib/links'
 import { hmac, safeEqual } from '../../lib/tokens'
+import { isActiveAccount } from '../accounts/accounts.rules'
 import { enqueueMail } from '../mail/mail.service'
 import { readPodclubs } from '../podclubs/podclubs.queries'
 import { whySeatsAreClosed } from '../podclubs/podclubs.rules'
@@ -116,7 +117,10 @@ export async function queueBlastMail(
 }
 
 export const audienceFilter = (audience: Audience) =>
-  audience === 'superusers' ? eq(users.isSuperuser, true) : isNull(users.blastsUnsubscribedAt)
+  and(
+    isActiveAccount(),
+    audience === 'superusers' ? eq(users.isSuperuser, true) : isNull(users.blastsUnsubscribedAt),
+  )
 
 /**
  * The test blast, queued while the operator waits: it goes to the super users, a handful of

@@ -1,4 +1,4 @@
-import { asc, desc, eq, gte, type SQL } from 'drizzle-orm'
+import { and, asc, desc, eq, gte, type SQL } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import type { z } from 'zod'
 import {
@@ -27,6 +27,7 @@ import { transaction } from '../../db/transaction'
 import type { AppDeps } from '../../deps'
 import { AppError, FieldErrors, notFound } from '../../lib/app-error'
 import { randomToken } from '../../lib/tokens'
+import { isActiveAccount } from '../accounts/accounts.rules'
 import { listEmailActivity } from '../mail/mail.service'
 import { seatsLeft } from '../podclubs/podclubs.rules'
 import {
@@ -120,7 +121,7 @@ export async function readControlPanel(deps: AppDeps): Promise<ControlPanel> {
       db
         .select({ username: users.username, email: users.email })
         .from(users)
-        .where(gte(users.memberSince, monthStart))
+        .where(and(gte(users.memberSince, monthStart), isActiveAccount()))
         .orderBy(desc(users.memberSince))
         .limit(PANEL_LIMITS.users),
       db.select().from(waitlistEntries).orderBy(desc(waitlistEntries.id)).limit(PANEL_LIMITS.lists),
@@ -223,7 +224,7 @@ async function findUserId(db: Pick<AppDeps['db'], 'select'>, username: string) {
   const [user] = await db
     .select({ id: users.id })
     .from(users)
-    .where(eq(users.username, username.trim().toLowerCase()))
+    .where(and(eq(users.username, username.trim().toLowerCase()), isActiveAccount()))
   return user?.id ?? null
 }
 

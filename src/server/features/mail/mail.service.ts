@@ -60,6 +60,33 @@ export async function enqueueMail(tx: Tx, mail: OutgoingMail | OutgoingMail[]): 
   return rows.map((r) => r.id)
 }
 
+/**
+ * An address that is no longer anyone's (its member deleted their account): mail still waiting
+ * for it is dropped (it was for the account, and may carry a link that logs in), and the record
+ * of what was sent keeps its subject and outcome with `replacement` for the address. A message
+ * being sent at this moment goes out, and is recorded without the address too.
+ */
+export async function forgetRecipient(tx: Tx, address: string, replacement: string) {
+  const toThem = sql`lower(${outboxMessages.toAddress}) = lower(${address})`
+  // Pending first: a message a worker claims meanwhile is 'sending' by the update below.
+  await tx.delete(outboxMessages).where(and(toThem, eq(outboxMessages.status, 'pending')))
+  await tx.update(outboxMessages).set({ toAddress: replacement }).where(toThem)
+}
+
+/**
+ * Mail whose subject names someone who has left (an invite says who sent it): what still waits
+ * to go out is dropped, and the record of what went shows `subject` instead.
+ */
+export async function rewordSentMail(
+  tx: Tx,
+  sent: { kind: string; subject: string },
+  subject: string,
+) {
+  const match = and(eq(outboxMessages.kind, sent.kind), eq(outboxMessages.subject, sent.subject))
+  await tx.delete(outboxMessages).where(and(match, eq(outboxMessages.status, 'pending')))
+  await tx.update(outboxMessages).set({ subject }).where(match)
+}
+
 export type EmailActivity = {
   /** When the latest delivery attempt happened (ISO 8601). */
   date_created: string

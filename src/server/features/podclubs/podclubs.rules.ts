@@ -48,7 +48,14 @@ export function participantCount(): SQL<number> {
   )
 }
 
-export type Participant = { id: number; username: string; email: string; isPodmeister: boolean }
+export type Participant = {
+  id: number
+  username: string
+  email: string
+  isPodmeister: boolean
+  /** A member who deleted their account: named 'a former member', with no address to mail. */
+  isFormerMember: boolean
+}
 
 /**
  * Who takes part in a podclub, each once: its podmeister first, then the seat holders in the
@@ -80,6 +87,7 @@ export async function readParticipants(db: Db | Tx, podclubId: number): Promise<
       username: users.username,
       email: users.email,
       isPodmeister: taking.isPodmeister,
+      isFormerMember: sql<boolean>`${users.deletedAt} is not null`,
     })
     .from(taking)
     .innerJoin(users, eq(users.id, taking.userId))

@@ -9,7 +9,7 @@ import { AppError, FieldErrors, notFound } from '../../lib/app-error'
 import { mailSeatChanges } from '../registrations/seat-notify'
 import { clearSeatWaitlist, promoteFromSeatWaitlist } from '../registrations/seat-waitlist.service'
 import { noticesToRearm } from '../reminders/reminders.service'
-import { hasStarted, readParticipants } from './podclubs.rules'
+import { hasStarted, isOpenForSeats, readParticipants } from './podclubs.rules'
 
 /** What an operator may change about a podclub once it exists. */
 export type PodclubEdit = {
@@ -122,6 +122,27 @@ export async function completePodclub(deps: AppDeps, podclubId: number): Promise
   await transaction(deps, (tx) =>
     changePodclub(tx, deps, podclubId, { status: 'completed' }, { onlyIfUpcoming: true }),
   )
+}
+
+/**
+ * A podmeister leaving the club (the deletion of their account, in its transaction): their
+ * podclub is cancelled if it has not started, as an operator's cancellation is, so its members
+ * are mailed the cancellation and its waitlist goes. One that has started stays, to be completed.
+ * Says whether it was cancelled.
+ */
+export async function cancelForLeavingPodmeister(
+  tx: Tx,
+  deps: AppDeps,
+  podclubId: number,
+): Promise<boolean> {
+  const [podclub] = await tx
+    .select({ status: podclubs.status, startsAt: podclubs.startsAt })
+    .from(podclubs)
+    .where(eq(podclubs.id, podclubId))
+    .for('update')
+  if (!podclub || !isOpenForSeats(podclub, deps.clock.now())) return false
+  await changePodclub(tx, deps, podclubId, { status: 'cancelled' })
+  return true
 }
 
 /** An operator's change of date, location, Zoom link or status (see `changePodclub`). */

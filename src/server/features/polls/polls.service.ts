@@ -1,4 +1,4 @@
-import { and, asc, count, eq, sql } from 'drizzle-orm'
+import { and, asc, count, eq, isNull, sql } from 'drizzle-orm'
 import { CLUB_TIME_MESSAGES, isInFuture, prettyDate, prettyTime } from '#contract/club-time'
 import type { z } from 'zod'
 import {
@@ -229,6 +229,19 @@ export async function castVote(
     if (marked.length === 0) throw invalidCode()
   })
   return getPoll(deps, pollId, body.voteCode)
+}
+
+/**
+ * An address that is no longer anyone's (its member deleted their account): its unused vote
+ * codes go, and the votes cast with its used ones stay counted, under a code that names no one.
+ */
+export async function forgetVoter(tx: Tx, address: string): Promise<void> {
+  const theirs = sql`lower(${voteCodes.email}) = lower(${address})`
+  await tx.delete(voteCodes).where(and(theirs, isNull(voteCodes.usedAt)))
+  await tx
+    .update(voteCodes)
+    .set({ email: sql`'former member #' || ${voteCodes.id}` })
+    .where(theirs)
 }
 
 export type CreatePollInput = z.output<typeof createPollBodySchema>

@@ -1,8 +1,8 @@
-import type { Profile } from '#contract/profile'
+import type { MyData, Profile } from '#contract/profile'
 import type { AppDeps } from '../../deps'
 import { notFound } from '../../lib/app-error'
 import { calendarFeedUrl } from '../calendar/calendar.service'
-import { readCred, readMember, readMemberPodclubs } from './profile.queries'
+import { readCred, readMember, readMemberPodclubs, readMyData } from './profile.queries'
 
 export { readCred } from './profile.queries'
 
@@ -34,4 +34,11 @@ export async function getProfile(deps: AppDeps, userId: number): Promise<Profile
     past_podclubs: past,
     calendar_url: calendarUrl,
   }
+}
+
+/** 'download my data': what podclub keeps about the member (`readMyData`). */
+export async function getMyData(deps: AppDeps, userId: number): Promise<MyData> {
+  const data = await readMyData(deps.db, userId, deps.clock.now())
+  if (!data) throw notFound('User')
+  return data
 }

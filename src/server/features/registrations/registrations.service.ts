@@ -7,8 +7,8 @@ import { runOnce } from '../../db/idempotency'
 import { transaction } from '../../db/transaction'
 import { AppError } from '../../lib/app-error'
 import type { AuthUser } from '../../plugins/session'
-import { readSeatsLeft } from '../podclubs/podclubs.rules'
-import { lockForSeatChange, refuse } from './seat-lock'
+import { isOpenForSeats, readSeatsLeft } from '../podclubs/podclubs.rules'
+import { lockForSeatChange, lockPodclub, refuse } from './seat-lock'
 import { mailSeatChanges } from './seat-notify'
 import { promoteFromSeatWaitlist } from './seat-waitlist.service'
 
@@ -68,11 +68,51 @@ async function toggleSeatIn(
   const { podclub, held, left } = await lockForSeatChange(tx, deps, podclubId, actor.id)
   if (podclub.podmeisterId === actor.id) throw refuse(PODMEISTER_HAS_SEAT)
   if (!held) return insertSeat(tx, deps, podclub.id, actor.id, left)
-
-  await tx.delete(registrations).where(eq(registrations.id, held.id))
-  await mailSeatChanges(tx, deps, podclub.id, [{ userId: actor.id, kind: 'cancelled' }])
-  await promoteFromSeatWaitlist(tx, deps, podclub.id)
+  await giveBackSeat(tx, deps, podclub.id, actor.id, held.id)
   return { registered: false, seats_left: await readSeatsLeft(tx, podclub.id) }
+}
+
+/**
+ * A seat given back, under the podclub's lock the caller holds (while seats are open): the
+ * seat goes, its holder is mailed the cancellation, and the freed seat goes to the first member
+ * on the seat waitlist, who is mailed too.
+ */
+async function giveBackSeat(
+  tx: Tx,
+  deps: AppDeps,
+  podclubId: number,
+  userId: number,
+  seatId: number,
+): Promise<void> {
+  await tx.delete(registrations).where(eq(registrations.id, seatId))
+  await mailSeatChanges(tx, deps, podclubId, [{ userId, kind: 'cancelled' }])
+  await promoteFromSeatWaitlist(tx, deps, podclubId)
+}
+
+/**
+ * A member leaving the club (the deletion of their account, which holds their row): locks the
+ * podclub, takes them off its seat waitlist and, while its seats are open, gives back the seat
+ * they hold as their own cancel would, promotion and e-mails included. A seat in a podclub that
+ * has started or is over stays: it records who took part.
+ */
+export async function leaveSeatAndWaitlist(
+  tx: Tx,
+  deps: AppDeps,
+  podclubId: number,
+  userId: number,
+): Promise<void> {
+  const podclub = await lockPodclub(tx, podclubId)
+  if (!podclub) return
+  await tx
+    .delete(seatWaitlist)
+    .where(and(eq(seatWaitlist.podclubId, podclubId), eq(seatWaitlist.userId, userId)))
+  if (!isOpenForSeats(podclub, deps.clock.now())) return
+  // Read after the lock, as its own statement: a seat taken just before it is seen.
+  const [held] = await tx
+    .select({ id: registrations.id })
+    .from(registrations)
+    .where(and(eq(registrations.podclubId, podclubId), eq(registrations.userId, userId)))
+  if (held) await giveBackSeat(tx, deps, podclubId, userId, held.id)
 }
 
 /**

@@ -1,12 +1,16 @@
-import { eq, inArray } from 'drizzle-orm'
+import { and, eq, inArray } from 'drizzle-orm'
 import type { Tx } from '../../db/client'
 import { podclubs, users } from '../../db/schema/index'
 import type { AppDeps } from '../../deps'
+import { isActiveAccount } from '../accounts/accounts.rules'
 import { readCalendarPodclubs } from '../calendar/calendar.service'
 import { enqueueMail } from '../mail/mail.service'
 import { seatMail, type SeatMailKind } from './seat.mail'
 
-/** Queues the seat e-mails of one podclub (each with its `.ics`) in the caller's transaction. */
+/**
+ * Queues the seat e-mails of one podclub (each with its `.ics`) in the caller's transaction. A
+ * member who deleted their account has no address left and is mailed nothing.
+ */
 export async function mailSeatChanges(
   tx: Tx,
   deps: AppDeps,
@@ -20,9 +24,12 @@ export async function mailSeatChanges(
     .select({ id: users.id, username: users.username, email: users.email })
     .from(users)
     .where(
-      inArray(
-        users.id,
-        changes.map((c) => c.userId),
+      and(
+        inArray(
+          users.id,
+          changes.map((c) => c.userId),
+        ),
+        isActiveAccount(),
       ),
     )
   const byId = new Map(members.map((m) => [m.id, m]))

@@ -72,10 +72,7 @@ describe('the seat waitlist across app processes', () => {
         .sort((x, y) => x - y),
     ).toEqual(joiners.map((j) => j.user.id).sort((x, y) => x - y))
     // Exactly one 'You're in' e-mail per promoted member.
-    const mail = []
-    for (let batch = await a.deliverMail(); batch.length > 0; batch = await a.deliverMail()) {
-      mail.push(...batch)
-    }
+    const mail = await a.deliverAllMail()
     const youreIn = mail.filter((m) => m.subject.startsWith("You're in"))
     expect(youreIn.map((m) => m.to).sort()).toEqual(
       line

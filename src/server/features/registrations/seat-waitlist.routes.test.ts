@@ -35,17 +35,8 @@ async function fullPodclub() {
     expect((await m.agent.post(`/api/v1/register/${podclub.id}/`)).statusCode).toBe(200)
     holders.push(m)
   }
-  await deliverAll()
+  await t.deliverAllMail()
   return { podclub, host, holders }
-}
-
-/** Runs the outbox until it has nothing left to send (it sends a batch per run). */
-async function deliverAll() {
-  const all = []
-  for (let batch = await t.deliverMail(); batch.length > 0; batch = await t.deliverMail()) {
-    all.push(...batch)
-  }
-  return all
 }
 
 const feedEntry = async (id: number) =>
@@ -91,7 +82,7 @@ describe('POST /podclubs/:podclubId/seat_waitlist/', () => {
     expect(entry.waitlist_count).toBe(1)
 
     // The promoted hear 'You're in' with the calendar entry; the leavers get a cancelling one.
-    const mail = await deliverAll()
+    const mail = await t.deliverAllMail()
     const youreIn = mail.filter((m) => m.subject.startsWith("You're in: a seat opened up for"))
     expect(youreIn.map((m) => m.to).sort()).toEqual(
       [waiting[0]!.user.email, waiting[1]!.user.email].sort(),
@@ -208,7 +199,7 @@ describe('POST /podclubs/:podclubId/seat_waitlist/', () => {
       method: 'PATCH',
       body: { status: 'cancelled' },
     })
-    const mail = (await deliverAll()).filter((m) => m.subject.startsWith('Cancelled:'))
+    const mail = (await t.deliverAllMail()).filter((m) => m.subject.startsWith('Cancelled:'))
     expect(mail.map((m) => m.to).sort()).toEqual(
       [host.user.email, ...holders.map((h) => h.user.email)].sort(),
     )
@@ -226,9 +217,9 @@ describe('seat e-mails', () => {
       location: 'nyc',
     })
     const m = await member()
-    await deliverAll()
+    await t.deliverAllMail()
     await m.agent.post(`/api/v1/register/${podclub.id}/`)
-    const [mail] = await deliverAll()
+    const [mail] = await t.deliverAllMail()
     expect(mail!.to).toBe(m.user.email)
     expect(mail!.subject).toMatch(
       /^Your seat for "Episode \d+" \(Podcast .+\) on Sunday, March 14, 2027$/,
@@ -244,7 +235,7 @@ describe('seat e-mails', () => {
     const other = await createUser(t)
     const quick = await operator.post(`/api/v1/register_admin/${podclub.id}/${other.username}/`)
     expect(quick.statusCode).toBe(200)
-    const [quickMail] = await deliverAll()
+    const [quickMail] = await t.deliverAllMail()
     expect(quickMail!.to).toBe(other.email)
     expect(quickMail!.attachments![0]!.filename).toBe('invite.ics')
     // Once delivered, the outbox keeps the subject for the e-mail activity, not the files.
@@ -263,7 +254,7 @@ describe('seat e-mails', () => {
     })
     const m = await member()
     await m.agent.post(`/api/v1/register/${podclub.id}/`)
-    const [first] = await deliverAll()
+    const [first] = await t.deliverAllMail()
     const before = parseIcs(first!.attachments![0]!.content).events[0]!
 
     const admin = await createUser(t, { isSuperuser: true })
@@ -274,7 +265,7 @@ describe('seat e-mails', () => {
       body: { scheduledStart: '03/15/2027 14:00' },
     })
     expect(res.statusCode).toBe(200)
-    const changed = (await deliverAll()).filter((x) => x.subject.startsWith('Changed:'))
+    const changed = (await t.deliverAllMail()).filter((x) => x.subject.startsWith('Changed:'))
     expect(changed.map((x) => x.to).sort()).toEqual([host.user.email, m.user.email].sort())
     const after = parseIcs(changed[0]!.attachments![0]!.content).events[0]!
     expect(after.uid).toBe(before.uid)
@@ -292,7 +283,9 @@ describe('seat e-mails', () => {
       method: 'PATCH',
       body: { zoomLink: 'https://zoom.example/j/1' },
     })
-    expect((await deliverAll()).filter((x) => x.subject.startsWith('Changed:'))).toHaveLength(0)
+    expect((await t.deliverAllMail()).filter((x) => x.subject.startsWith('Changed:'))).toHaveLength(
+      0,
+    )
   })
 })
 

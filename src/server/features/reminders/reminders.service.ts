@@ -71,7 +71,8 @@ async function claimNotice(
     .select({ name: podcasts.name })
     .from(podcasts)
     .where(eq(podcasts.id, claimed.podcastId))
-  const recipients = await readParticipants(tx, podclubId)
+  // A member who deleted their account has no address left.
+  const recipients = (await readParticipants(tx, podclubId)).filter((p) => !p.isFormerMember)
   const podclub = {
     id: claimed.id,
     episodeTitle: claimed.episodeTitle,

@@ -5,9 +5,10 @@ import type { Db } from '../../db/client'
 import type { AppDeps } from '../../deps'
 import { route } from '../../lib/route'
 import { podclubs, users } from '../../db/schema/index'
+import { isActiveAccount } from '../accounts/accounts.rules'
 
 /**
- * The stats card's numbers as CONTRACT.md counts them: every account; completed podclubs;
+ * The stats card's numbers as CONTRACT.md counts them: every account (but deleted ones); completed podclubs;
  * distinct non-empty cities, ignoring case and surrounding spaces.
  */
 export async function readSplashStats(db: Db): Promise<SplashStats> {
@@ -15,6 +16,7 @@ export async function readSplashStats(db: Db): Promise<SplashStats> {
   const [members] = await db
     .select({ n: count(), cities: countDistinct(sql`nullif(${city}, '')`) })
     .from(users)
+    .where(isActiveAccount())
   const [completed] = await db
     .select({ n: count() })
     .from(podclubs)

@@ -154,8 +154,9 @@ export function AttendeesCard({ podclub }: { podclub: PodclubDetail }) {
           <span>{podclub.podmeister.username}</span>
           <Badge variant="default">podmeister</Badge>
         </li>
-        {reserved.map((a) => (
-          <li key={a.username} className="flex items-center gap-2">
+        {/* Keyed by place too: former members of a past podclub share one name. */}
+        {reserved.map((a, i) => (
+          <li key={`${i}-${a.username}`} className="flex items-center gap-2">
             <span className="font-mono">[{a.cred}]</span>
             <span>{a.username}</span>
           </li>

@@ -7,6 +7,7 @@ import { Badge } from '#client/components/ui/badge'
 import { Button } from '#client/components/ui/button'
 import { Card, CardTitle } from '#client/components/ui/card'
 import { CalendarLinkCard } from './calendar-link-card'
+import { OwnDataCard } from './own-data-card'
 
 function memberSince(iso: string) {
   const date = new Date(iso)
@@ -68,8 +69,8 @@ function PastItem({ podclub }: { podclub: ProfilePodclub }) {
 }
 
 /**
- * The member's page: who they are, their cred, their upcoming and past podclubs, and their
- * calendar link.
+ * The member's page: who they are, their cred, their upcoming and past podclubs, their
+ * calendar link, and their own data (a copy, or deleting the account).
  */
 export function ProfileView({ profile }: { profile: Profile }) {
   const { user } = profile
@@ -139,6 +140,8 @@ export function ProfileView({ profile }: { profile: Profile }) {
           </ul>
         )}
       </Card>
+
+      <OwnDataCard />
     </div>
   )
 }
