@@ -1,13 +1,14 @@
+import { apiRoutes } from 'virtual:api-routes'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useCallback } from 'react'
 import { useNavigate } from 'react-router'
-import { deleteAccountEndpoint, type DeleteAccountBody } from '#contract/profile'
+import type { DeleteAccountBody } from '#contract/profile'
 import { callApi } from '#client/lib/api-client'
 import { clearUser } from '#client/lib/auth'
 import { toast } from '#client/lib/toast'
 
 export function deleteAccount(body: DeleteAccountBody) {
-  return callApi(deleteAccountEndpoint, { body })
+  return callApi(apiRoutes.deleteAccount, { body })
 }
 
 export function useDeleteAccount() {

@@ -1,9 +1,10 @@
+import { apiRoutes } from 'virtual:api-routes'
 import { useMutation } from '@tanstack/react-query'
-import { getMyDataEndpoint, type MyData } from '#contract/profile'
+import type { MyData } from '#contract/profile'
 import { callApi } from '#client/lib/api-client'
 
 export function getMyData() {
-  return callApi(getMyDataEndpoint)
+  return callApi(apiRoutes.getMyData)
 }
 
 /** The file 'download my data' saves: the answer as it came, readable by people too. */
