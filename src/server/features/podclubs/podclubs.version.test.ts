@@ -29,5 +29,11 @@ describe('the podclubs version', () => {
       }),
     ).rejects.toThrow('rolled back')
     expect(await readPodclubsVersion(t.db)).toBe(start + 2)
+    // A transaction raises it once, however many rows it changes.
+    await transaction(t.deps, async (tx) => {
+      await tx.delete(registrations).where(eq(registrations.podclubId, podclub.id))
+      await tx.update(podclubs).set({ location: 'zoom' }).where(eq(podclubs.id, podclub.id))
+    })
+    expect(await readPodclubsVersion(t.db)).toBe(start + 3)
   })
 })
