@@ -101,6 +101,13 @@ test.describe('page shell', () => {
     await expect(page).toHaveURL(/\/register\/OLDCODE42$/)
   })
 
+  test('robots.txt is a robots file, not the page', async ({ request }) => {
+    const res = await request.get('/robots.txt')
+    expect(res.status()).toBe(200)
+    expect(res.headers()['content-type']).toContain('text/plain')
+    expect(await res.text()).toContain('Disallow: /api/')
+  })
+
   test('unknown API paths answer 404 JSON, not the page', async ({ request }) => {
     const res = await request.get('/api/v1/not-a-call/')
     expect(res.status()).toBe(404)
