@@ -5,8 +5,19 @@
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import { gzipSync } from 'node:zlib'
 
-const BUDGET_JS_GZIP = 185 * 1024
+// The goal is 120 KiB; the budget holds what has been reached so it only goes down.
+const BUDGET_JS_GZIP = 142 * 1024
 const BUDGET_CSS_GZIP = 20 * 1024
+/**
+ * The heaviest screens: what each loads beyond the first load (its chunk and the imports the
+ * first load did not bring), gzip JS.
+ */
+const ROUTE_BUDGETS = {
+  // Most of each is the form toolkit: zod and react-hook-form, shared by the three.
+  'app/routes/control-panel.tsx': 94 * 1024,
+  'app/routes/propose.tsx': 75 * 1024,
+  'app/routes/polls.tsx': 62 * 1024,
+}
 /** The route modules `/` renders on its first load. */
 const FIRST_SCREENS = ['app/routes/home.tsx']
 
@@ -46,7 +57,24 @@ for (const file of [...files].sort()) {
 }
 console.log(`first load of / (shell and home): JS ${kib(sizes.js)}, CSS ${kib(sizes.css)} (gzip)`)
 console.log(`as sent with brotli: JS ${kib(brotli.js)}, CSS ${kib(brotli.css)}`)
+let over = false
 if (sizes.js > BUDGET_JS_GZIP || sizes.css > BUDGET_CSS_GZIP) {
   console.error(`over budget: JS ${BUDGET_JS_GZIP / 1024} KiB, CSS ${BUDGET_CSS_GZIP / 1024} KiB`)
-  process.exit(1)
+  over = true
 }
+
+const firstLoad = new Set(files)
+for (const [screen, budget] of Object.entries(ROUTE_BUDGETS)) {
+  if (!manifest[screen]) throw new Error(`the build manifest has no chunk for ${screen}`)
+  files.clear()
+  collect(screen)
+  let js = 0
+  for (const file of files) {
+    if (firstLoad.has(file) || file.endsWith('.css')) continue
+    js += gzipSync(readFileSync(new URL(file, dist)), { level: 9 }).length
+  }
+  const verdict = js > budget ? `over its budget of ${kib(budget)}` : `budget ${kib(budget)}`
+  console.log(`${screen} beyond the first load: JS ${kib(js)} (gzip), ${verdict}`)
+  if (js > budget) over = true
+}
+if (over) process.exit(1)
