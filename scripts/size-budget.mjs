@@ -24,21 +24,22 @@ const FIRST_SCREENS = ['app/routes/home.tsx']
 const dist = new URL('../dist/client/', import.meta.url)
 const manifest = JSON.parse(readFileSync(new URL('.vite/manifest.json', dist), 'utf8'))
 
-/** A chunk of the manifest, its static imports and their CSS, each file once. */
-const files = new Set()
-function collect(key) {
+/** Adds a chunk of the manifest, its static imports and their CSS to `files`, each file once. */
+function collect(key, files) {
   const chunk = manifest[key]
-  if (!chunk || files.has(chunk.file)) return
+  if (!chunk || files.has(chunk.file)) return files
   files.add(chunk.file)
   for (const css of chunk.css ?? []) files.add(css)
-  for (const imported of chunk.imports ?? []) collect(imported)
+  for (const imported of chunk.imports ?? []) collect(imported, files)
+  return files
 }
+const files = new Set()
 const entry = Object.keys(manifest).find((key) => manifest[key].isEntry)
 if (!entry) throw new Error('the build manifest names no entry')
-collect(entry)
+collect(entry, files)
 for (const screen of FIRST_SCREENS) {
   if (!manifest[screen]) throw new Error(`the build manifest has no chunk for ${screen}`)
-  collect(screen)
+  collect(screen, files)
 }
 
 const sizes = { js: 0, css: 0 }
@@ -63,14 +64,11 @@ if (sizes.js > BUDGET_JS_GZIP || sizes.css > BUDGET_CSS_GZIP) {
   over = true
 }
 
-const firstLoad = new Set(files)
 for (const [screen, budget] of Object.entries(ROUTE_BUDGETS)) {
   if (!manifest[screen]) throw new Error(`the build manifest has no chunk for ${screen}`)
-  files.clear()
-  collect(screen)
   let js = 0
-  for (const file of files) {
-    if (firstLoad.has(file) || file.endsWith('.css')) continue
+  for (const file of collect(screen, new Set())) {
+    if (files.has(file) || file.endsWith('.css')) continue
     js += gzipSync(readFileSync(new URL(file, dist)), { level: 9 }).length
   }
   const verdict = js > budget ? `over its budget of ${kib(budget)}` : `budget ${kib(budget)}`
