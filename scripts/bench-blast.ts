@@ -79,6 +79,7 @@ try {
   const deps: AppDeps = {
     env,
     db,
+    listen: database.listen,
     clock: systemClock,
     wakeOutbox: () => {},
     wakeJobs: () => {},

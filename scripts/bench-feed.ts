@@ -164,6 +164,7 @@ async function serve(options: Options) {
   const app = await buildApp({
     env,
     db,
+    listen: database.listen,
     clock: systemClock,
     wakeOutbox: () => {},
     wakeJobs: () => {},

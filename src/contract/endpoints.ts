@@ -5,6 +5,7 @@ import * as controlPanel from './control-panel'
 import { type Endpoint, type EndpointsOf } from './endpoint'
 import * as invites from './invites'
 import * as jobs from './jobs'
+import * as live from './live'
 import * as podclubDetail from './podclub-detail'
 import * as podclubs from './podclubs'
 import * as polls from './polls'
@@ -26,6 +27,7 @@ const modules = [
   controlPanel,
   invites,
   jobs,
+  live,
   podclubDetail,
   podclubs,
   polls,

@@ -14,6 +14,7 @@ import { controlPanelRoutes } from './features/control-panel/control-panel.route
 import { configRoutes } from './features/config/config.routes'
 import { healthRoutes } from './features/health/health.routes'
 import { inviteRoutes } from './features/invites/invites.routes'
+import { liveRoutes } from './features/live/live.routes'
 import { podclubRoutes } from './features/podclubs/podclubs.routes'
 import { registrationRoutes } from './features/registrations/registrations.routes'
 import { splashRoutes } from './features/splash/splash.routes'
@@ -128,6 +129,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
       await api.register(proposalRoutes, { deps })
       await api.register(pollRoutes, { deps })
       await api.register(calendarRoutes, { deps })
+      await api.register(liveRoutes, { deps })
       if (options.extraApiRoutes) await api.register(options.extraApiRoutes)
     },
     { prefix: API_PREFIX },

@@ -66,6 +66,8 @@ function cliDeps(db: Db, env: Env): AppDeps {
   return {
     env,
     db,
+    // A command serves no live stream.
+    listen: () => Promise.reject(new Error('a command does not listen for live events')),
     clock: systemClock,
     wakeOutbox: () => {},
     wakeJobs: () => {},

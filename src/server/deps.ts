@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis'
-import type { Db, PoolStats } from './db/client'
+import type { Db, Listen, PoolStats } from './db/client'
 import type { Clock } from './lib/clock'
 import type { Env } from './lib/env'
 
@@ -7,6 +7,8 @@ import type { Env } from './lib/env'
 export type AppDeps = {
   env: Env
   db: Db
+  /** NOTIFY on the database, for the live stream (features/live). */
+  listen: Listen
   clock: Clock
   /** Asks the outbox worker to look for new mail soon; `transaction()` calls it after commit. */
   wakeOutbox: () => void

@@ -128,6 +128,7 @@ async function main() {
   const deps: AppDeps = {
     env,
     db,
+    listen: database.listen,
     clock: systemClock,
     redis,
     poolStats: database.poolStats,

@@ -28,6 +28,83 @@ export type Database = {
   close: () => Promise<void>
   /** The pool's connections (PostgreSQL only: PGlite is one connection inside the process). */
   poolStats?: () => PoolStats
+  /** Receives what is sent with NOTIFY on a channel, in commit order (see `Listen`). */
+  listen: Listen
+}
+
+/**
+ * Subscribes to a NOTIFY channel: `onPayload` for each notification, `onResumed` after the
+ * listening connection was lost and is back (notifications sent meanwhile are gone: the
+ * listener catches up from what the database stored). Resolves to the way to stop.
+ */
+export type Listen = (
+  channel: string,
+  handlers: { onPayload: (payload: string) => void; onResumed?: () => void },
+) => Promise<() => Promise<void>>
+
+/** How long a lost listening connection waits before it tries again. */
+export const LISTEN_RETRY_MS = 1_000
+
+/**
+ * LISTEN on a connection of its own (a pooled one goes back to the pool between queries), opened
+ * again whenever it is lost, until stopped.
+ */
+function listenOnPostgres(url: string): Listen {
+  return async (channel, handlers) => {
+    let client: pg.Client | undefined
+    let stopped = false
+    let retry: NodeJS.Timeout | undefined
+    const connect = async () => {
+      const c = new pg.Client({
+        connectionString: url,
+        connectionTimeoutMillis: CONNECTION_TIMEOUT_MS,
+      })
+      c.on('notification', (n) => {
+        if (n.channel === channel) handlers.onPayload(n.payload ?? '')
+      })
+      // A lost connection ends the client: it is replaced (an unheard 'error' would end the
+      // process).
+      c.on('error', () => {})
+      c.on('end', () => {
+        if (client === c && !stopped) reconnectSoon()
+      })
+      await c.connect()
+      try {
+        await c.query(`listen ${pg.escapeIdentifier(channel)}`)
+      } catch (err) {
+        await c.end().catch(() => {})
+        throw err
+      }
+      client = c
+    }
+    const reconnectSoon = () => {
+      client = undefined
+      retry = setTimeout(() => {
+        connect().then(
+          () => (stopped ? client?.end() : handlers.onResumed?.()),
+          () => !stopped && reconnectSoon(),
+        )
+      }, LISTEN_RETRY_MS)
+      retry.unref()
+    }
+    await connect()
+    return async () => {
+      stopped = true
+      clearTimeout(retry)
+      await client?.end().catch(() => {})
+    }
+  }
+}
+
+/** PGlite delivers the notifications of its own transactions to its listeners. */
+function listenOnPglite(client: PGlite): Listen {
+  return async (channel, handlers) => {
+    const unsubscribe = await client.listen(channel, (payload) => handlers.onPayload(payload))
+    return async () => {
+      // Closing PGlite ends its listeners with it.
+      if (!client.closed) await unsubscribe()
+    }
+  }
 }
 
 export type PoolStats = { total: number; idle: number; waiting: number }
@@ -86,6 +163,7 @@ export async function openPostgres(
     db,
     engine: 'postgres',
     close: () => pool.end(),
+    listen: listenOnPostgres(url),
     poolStats: () => ({
       total: pool.totalCount,
       idle: pool.idleCount,
@@ -120,6 +198,7 @@ export async function openPglite(
       return {
         db,
         engine: 'pglite',
+        listen: listenOnPglite(client),
         close: async () => {
           try {
             await client.close()
@@ -144,7 +223,13 @@ export async function openMemoryPglite(loadDataDir?: Blob): Promise<Database & {
   const db = drizzlePglite(client, { schema }) as unknown as Db
   if (!loadDataDir) await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder })
   countPgliteWrites(client)
-  return { db, client, engine: 'pglite', close: () => client.close() }
+  return {
+    db,
+    client,
+    engine: 'pglite',
+    listen: listenOnPglite(client),
+    close: () => client.close(),
+  }
 }
 
 export async function openDatabase(opts: {

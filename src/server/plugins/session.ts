@@ -21,6 +21,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     user: AuthUser | null
     sessionHash: string | null
+    /** When the session ends unless it is used again (it rolls forward once a day). */
+    sessionExpiresAt: Date | null
   }
   interface FastifyReply {
     startSession(userId: number): Promise<void>
@@ -94,6 +96,7 @@ export const sessionPlugin = fp(
 
     app.decorateRequest('user', null)
     app.decorateRequest('sessionHash', null)
+    app.decorateRequest('sessionExpiresAt', null)
 
     /** A write must come from our own page: same origin by the browser's word, and the token. */
     const checkWriteOrigin = (request: FastifyRequest) => {
@@ -135,12 +138,14 @@ export const sessionPlugin = fp(
       const { expiresAt, ...user } = row
       request.user = user
       request.sessionHash = idHash
+      request.sessionExpiresAt = expiresAt
       // Rolling expiry: an active member stays logged in. The row is extended at most once a
       // day, and the cookie with it, or the browser would drop it on the old date anyway.
       if (expiresAt.getTime() - now().getTime() < (SESSION_DAYS - 1) * DAY_MS) {
         const extended = new Date(now().getTime() + SESSION_DAYS * DAY_MS)
         await db.update(sessions).set({ expiresAt: extended }).where(eq(sessions.idHash, idHash))
         setSessionCookie(reply, sessionId, extended)
+        request.sessionExpiresAt = extended
       }
     })
 
@@ -168,6 +173,7 @@ export const sessionPlugin = fp(
         await db.delete(sessions).where(eq(sessions.idHash, request.sessionHash))
       request.user = null
       request.sessionHash = null
+      request.sessionExpiresAt = null
       this.clearCookie(sessionCookie, { ...cookieBase, httpOnly: true })
       setCsrfCookie(this, '')
     })

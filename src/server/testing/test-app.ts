@@ -62,6 +62,7 @@ export async function buildTestApp(
   const deps: AppDeps = {
     env,
     db,
+    listen: database.listen,
     clock,
     wakeOutbox: () => {
       outboxWakes += 1

@@ -8,6 +8,7 @@ import {
   type createPollBodySchema,
   type CreatePollVoteBody,
   type Poll,
+  type PollResult,
 } from '#contract/polls'
 import type { Db, Tx } from '../../db/client'
 import { pollOptions, polls, pollVotes, voteCodes } from '../../db/schema/index'
@@ -78,12 +79,8 @@ async function readCodeState(
   return verdict ? { valid: false, error: voteCodeErrors[verdict] } : { valid: true, error: null }
 }
 
-async function readPoll(
-  db: Reader,
-  poll: PollRow,
-  now: Date,
-  voteCode: string | undefined,
-): Promise<Poll> {
+/** The poll's options with their votes and shares, most votes first (the poll window's list). */
+export async function readPollResults(db: Reader, pollId: number): Promise<PollResult[]> {
   const tallies = await db
     .select({
       id: pollOptions.id,
@@ -96,10 +93,19 @@ async function readPoll(
     })
     .from(pollOptions)
     .leftJoin(pollVotes, eq(pollVotes.optionId, pollOptions.id))
-    .where(eq(pollOptions.pollId, poll.id))
+    .where(eq(pollOptions.pollId, pollId))
     .groupBy(pollOptions.id)
     .orderBy(asc(pollOptions.position), asc(pollOptions.id))
-  const results = rankResults(tallies)
+  return rankResults(tallies)
+}
+
+async function readPoll(
+  db: Reader,
+  poll: PollRow,
+  now: Date,
+  voteCode: string | undefined,
+): Promise<Poll> {
+  const results = await readPollResults(db, poll.id)
   const expired = isExpired(poll, now)
   const code = voteCode === undefined ? undefined : await readCodeState(db, poll, voteCode, now)
   return {

@@ -1,0 +1,367 @@
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http'
+import { eq, sql, type SQL } from 'drizzle-orm'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { LiveEventName, LiveEvents, LivePodclub, LiveSeat } from '#contract/live'
+import type { Db, Listen } from '../../db/client'
+import { podclubs } from '../../db/schema/index'
+import { AppError } from '../../lib/app-error'
+import { readPodclubs, readUpcomingPodclubs } from '../podclubs/podclubs.queries'
+import { readPollResults } from '../polls/polls.service'
+
+/** The channel the database's triggers NOTIFY on (migration 0011). */
+export const LIVE_CHANNEL = 'podclub_live'
+/** Open streams one address may hold in one process (a household behind one router, tabs). */
+export const STREAMS_PER_ADDRESS = 20
+/** Open streams one member may hold in one process (tabs and devices). */
+export const STREAMS_PER_MEMBER = 10
+/** A comment this often keeps proxies from closing a quiet stream, and ends expired sessions. */
+export const HEARTBEAT_MS = 25_000
+/** How long the browser waits before it reconnects a closed stream. */
+export const RECONNECT_MS = 3_000
+/**
+ * A reconnect replays the events after its `Last-Event-ID`, and those of the few seconds before
+ * it: ids are taken as transactions commit, so one taken a moment earlier may have been
+ * delivered a moment later. Events carry state, not changes, so sending one twice costs bytes
+ * only.
+ */
+export const REPLAY_MARGIN_MS = 5_000
+/** A client that reads this far behind is cut off; it reconnects and catches up by replay. */
+export const MAX_BUFFERED_BYTES = 256 * 1024
+
+type Member = { id: number; username: string }
+
+type Stream = {
+  res: ServerResponse
+  address: string
+  member: Member | null
+  sessionHash: string | null
+  sessionExpiresAt: Date | null
+}
+
+type Seats = Pick<LivePodclub, 'api_registered_usernames' | 'seat_waitlist'>
+
+export type LiveHubOptions = {
+  db: Db
+  listen: Listen
+  now: () => Date
+  log?: { warn: (obj: object, msg: string) => void }
+}
+
+/** One event as the stream sends it. */
+export function frame<N extends LiveEventName>(id: number, name: N, data: LiveEvents[N]): string {
+  return `id: ${id}\nevent: ${name}\ndata: ${JSON.stringify(data)}\n\n`
+}
+
+/** A member's own place in a podclub, from the lists everyone sees. */
+function seatOf(podclub: Seats, username: string): Omit<LiveSeat, 'podclub_id' | 'promoted'> {
+  const place = podclub.seat_waitlist.waiting.indexOf(username)
+  return {
+    registered: podclub.api_registered_usernames.reserved.includes(username),
+    waitlist_position: place === -1 ? null : place + 1,
+  }
+}
+
+/**
+ * The live stream of one app process (docs/decisions/020). Writes raise events in the database
+ * (migration 0011); every process LISTENs, reads the changed podclub or poll once per event and
+ * sends it to each of its streams, and to a member whose own place changed, that place.
+ * Listening starts with the first stream, so a process nobody watches does nothing.
+ */
+export function createLiveHub({ db, listen, now, log }: LiveHubOptions) {
+  const streams = new Set<Stream>()
+  const perAddress = new Map<string, number>()
+  const perMember = new Map<number, number>()
+  /** Who held a seat and who waited, per podclub, as last sent: a member's change is the diff. */
+  const seatsOf = new Map<number, Seats>()
+  /** topic:ref → the newest event id not yet sent for it. Events on one thing coalesce. */
+  const pending = new Map<string, number>()
+  let draining: Promise<void> | undefined
+  let started: Promise<() => Promise<void>> | undefined
+  let heartbeat: NodeJS.Timeout | undefined
+  let closing = false
+
+  const count = <K>(map: Map<K, number>, key: K, by: number) => {
+    const next = (map.get(key) ?? 0) + by
+    if (next <= 0) map.delete(key)
+    else map.set(key, next)
+  }
+
+  function write(stream: Stream, text: string) {
+    const { res } = stream
+    if (res.destroyed || res.writableEnded) return
+    if (res.writableLength > MAX_BUFFERED_BYTES) {
+      res.destroy()
+      return
+    }
+    res.write(text)
+  }
+
+  function remove(stream: Stream) {
+    if (!streams.delete(stream)) return
+    count(perAddress, stream.address, -1)
+    if (stream.member) count(perMember, stream.member.id, -1)
+    if (streams.size === 0 && heartbeat) {
+      clearInterval(heartbeat)
+      heartbeat = undefined
+    }
+  }
+
+  function end(stream: Stream) {
+    remove(stream)
+    if (!stream.res.writableEnded) stream.res.end()
+  }
+
+  function beat() {
+    const at = now().getTime()
+    for (const stream of streams) {
+      if (stream.sessionExpiresAt && stream.sessionExpiresAt.getTime() <= at) end(stream)
+      else write(stream, ': keep-alive\n\n')
+    }
+  }
+
+  async function readPodclub(id: number): Promise<LivePodclub> {
+    const [p] = await readPodclubs(db, eq(podclubs.id, id))
+    if (!p) {
+      return {
+        id,
+        status: 'cancelled',
+        seats_left: 0,
+        waitlist_count: 0,
+        api_registered_usernames: { reserved: [] },
+        seat_waitlist: { waiting: [] },
+        removed: true,
+      }
+    }
+    return {
+      id: p.id,
+      status: p.status,
+      seats_left: p.seats_left,
+      waitlist_count: p.waitlist_count,
+      api_registered_usernames: p.api_registered_usernames,
+      seat_waitlist: p.seat_waitlist,
+    }
+  }
+
+  async function publishPodclub(eventId: number, id: number) {
+    const podclub = await readPodclub(id)
+    const before = seatsOf.get(id)
+    if (podclub.status === 'upcoming') seatsOf.set(id, podclub)
+    else seatsOf.delete(id)
+    const text = frame(eventId, 'podclub', podclub)
+    for (const stream of streams) {
+      write(stream, text)
+      if (!stream.member) continue
+      const { username } = stream.member
+      const seat = seatOf(podclub, username)
+      const was = before ? seatOf(before, username) : { registered: false, waitlist_position: null }
+      if (seat.registered === was.registered && seat.waitlist_position === was.waitlist_position)
+        continue
+      write(
+        stream,
+        frame(eventId, 'seat', {
+          podclub_id: id,
+          ...seat,
+          promoted: seat.registered && was.waitlist_position !== null,
+        }),
+      )
+    }
+  }
+
+  async function publishPoll(eventId: number, id: number) {
+    const results = await readPollResults(db, id)
+    const total_votes = results.reduce((sum, r) => sum + r.votes, 0)
+    const text = frame(eventId, 'poll', { id, total_votes, results })
+    for (const stream of streams) write(stream, text)
+  }
+
+  function publish(key: string, eventId: number): Promise<void> {
+    const [topic, ref] = key.split(':')
+    const id = Number(ref)
+    if (topic === 'podclub') return publishPodclub(eventId, id)
+    if (topic === 'poll') return publishPoll(eventId, id)
+    return Promise.resolve()
+  }
+
+  /** Sends what is pending, a batch at a time; what arrives meanwhile waits for the next batch. */
+  function drain() {
+    draining ??= (async () => {
+      while (pending.size > 0) {
+        const batch = [...pending]
+        pending.clear()
+        const results = await Promise.allSettled(batch.map(([key, id]) => publish(key, id)))
+        results.forEach((result, i) => {
+          if (result.status === 'rejected') {
+            // The database is away: streams miss this one; they are told to read again.
+            log?.warn({ err: result.reason, event: batch[i]![0] }, 'live event not sent')
+            for (const stream of streams) write(stream, frame(batch[i]![1], 'reload', {}))
+          }
+        })
+      }
+    })().finally(() => {
+      draining = undefined
+    })
+  }
+
+  function onPayload(payload: string) {
+    if (payload.startsWith('end:')) {
+      const hash = payload.slice('end:'.length)
+      for (const stream of streams) if (stream.sessionHash === hash) end(stream)
+      return
+    }
+    const [id, topic, ref] = payload.split(':')
+    const eventId = Number(id)
+    if (!Number.isSafeInteger(eventId) || !topic || !ref) return
+    const key = `${topic}:${ref}`
+    pending.set(key, Math.max(eventId, pending.get(key) ?? 0))
+    drain()
+  }
+
+  /** After the listening connection came back: what changed meanwhile goes to every stream. */
+  async function onResumed() {
+    for (const stream of streams) write(stream, frame(await lastEventId(), 'reload', {}))
+  }
+
+  async function lastEventId(): Promise<number> {
+    const [row] = await rowsOf<{ last: string | number }>(
+      db,
+      sql`select case when is_called then last_value else 0 end as last from live_events_id_seq`,
+    )
+    return Number(row?.last ?? 0)
+  }
+
+  function start() {
+    started ??= (async () => {
+      const stop = await listen(LIVE_CHANNEL, { onPayload, onResumed: () => void onResumed() })
+      // What every member's place is now, so the first change after start is a diff too.
+      try {
+        for (const p of await readUpcomingPodclubs(db)) if (!seatsOf.has(p.id)) seatsOf.set(p.id, p)
+      } catch (err) {
+        log?.warn({ err }, 'live: could not read the seats at start')
+      }
+      return stop
+    })()
+    started.catch(() => {
+      started = undefined
+    })
+    return started
+  }
+
+  /**
+   * Sends a reconnecting stream what changed after `lastId`: each changed podclub or poll as it
+   * is now. `reload` when that is no longer known (pruned, or an id this database never gave).
+   */
+  async function replay(stream: Stream, lastId: number, newest: number) {
+    if (lastId > newest) return write(stream, frame(newest, 'reload', {}))
+    const [bounds] = await rowsOf<{ min: string | number | null; at: Date | string | null }>(
+      db,
+      sql`select (select min(id) from live_events) as min, (select created_at from live_events where id = ${lastId}) as at`,
+    )
+    const min = bounds?.min == null ? null : Number(bounds.min)
+    if (min === null ? lastId < newest : lastId < min - 1)
+      return write(stream, frame(newest, 'reload', {}))
+    const since = bounds?.at ? new Date(new Date(bounds.at).getTime() - REPLAY_MARGIN_MS) : null
+    const changed = await rowsOf<{ topic: string; ref_id: number; id: string | number }>(
+      db,
+      sql`select topic, ref_id, max(id) as id from live_events where id > ${lastId} ${since ? sql`or created_at >= ${since.toISOString()}` : sql``} group by topic, ref_id order by max(id)`,
+    )
+    for (const row of changed) {
+      const eventId = Number(row.id)
+      if (row.topic === 'poll') {
+        const results = await readPollResults(db, row.ref_id)
+        const total_votes = results.reduce((sum, r) => sum + r.votes, 0)
+        write(stream, frame(eventId, 'poll', { id: row.ref_id, total_votes, results }))
+        continue
+      }
+      const podclub = await readPodclub(row.ref_id)
+      write(stream, frame(eventId, 'podclub', podclub))
+      if (!stream.member) continue
+      const seat = seatOf(podclub, stream.member.username)
+      if (seat.registered || seat.waitlist_position !== null)
+        write(stream, frame(eventId, 'seat', { podclub_id: row.ref_id, ...seat, promoted: false }))
+    }
+  }
+
+  return {
+    /** Answers `GET /events/`: checks the caps, then holds the response open as the stream. */
+    async open(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+      if (closing) throw new AppError('SERVICE_UNAVAILABLE', 'The server is restarting.')
+      // EventSource always asks for the stream; anything else would wait on it forever.
+      if (!/\btext\/event-stream\b/.test(request.headers.accept ?? '')) {
+        throw new AppError(
+          'BAD_REQUEST',
+          'This is a stream of server-sent events: ask for it with Accept: text/event-stream.',
+        )
+      }
+      const address = request.ip
+      const member = request.user ? { id: request.user.id, username: request.user.username } : null
+      if (
+        (perAddress.get(address) ?? 0) >= STREAMS_PER_ADDRESS ||
+        (member && (perMember.get(member.id) ?? 0) >= STREAMS_PER_MEMBER)
+      ) {
+        throw new AppError(
+          'RATE_LIMITED',
+          'Too many live connections are open: close some tabs and try again.',
+          { 'retry-after': '30' },
+        )
+      }
+      await start()
+      const stream: Stream = {
+        res: reply.raw,
+        address,
+        member,
+        sessionHash: request.sessionHash,
+        sessionExpiresAt: request.sessionExpiresAt,
+      }
+      streams.add(stream)
+      count(perAddress, address, 1)
+      if (member) count(perMember, member.id, 1)
+      heartbeat ??= setInterval(beat, HEARTBEAT_MS)
+      heartbeat.unref()
+      // The response closes when the client goes (or the stream is ended here).
+      reply.raw.on('close', () => remove(stream))
+
+      reply.hijack()
+      const set = Object.entries(reply.getHeaders()).filter(([, v]) => v !== undefined)
+      reply.raw.writeHead(200, {
+        ...(Object.fromEntries(set) as OutgoingHttpHeaders),
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-store',
+        // nginx and the like would otherwise hold the events back to fill a buffer.
+        'x-accel-buffering': 'no',
+      })
+      reply.raw.socket?.setNoDelay(true)
+      reply.raw.write(`retry: ${RECONNECT_MS}\n\n`)
+      try {
+        const newest = await lastEventId()
+        const header = request.headers['last-event-id']
+        const lastId =
+          typeof header === 'string' && /^\d{1,15}$/.test(header) ? Number(header) : null
+        if (lastId !== null) await replay(stream, lastId, newest)
+        write(stream, frame(Math.max(newest, lastId ?? 0), 'ready', {}))
+      } catch (err) {
+        log?.warn({ err }, 'live: could not start a stream')
+        end(stream)
+      }
+    },
+
+    /** Ends every stream (the server is stopping) and stops listening. */
+    async close() {
+      closing = true
+      for (const stream of [...streams]) end(stream)
+      const stop = await started?.catch(() => undefined)
+      await stop?.()
+    },
+
+    /** Open streams in this process (metrics, tests). */
+    size: () => streams.size,
+  }
+}
+
+export type LiveHub = ReturnType<typeof createLiveHub>
+
+/** The rows of a raw query, on either engine. */
+async function rowsOf<T>(db: Db, query: SQL): Promise<T[]> {
+  const result: unknown = await db.execute(query)
+  if (Array.isArray(result)) return result as T[]
+  return (result as { rows?: T[] }).rows ?? []
+}

@@ -1,0 +1,23 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { liveEventsEndpoint } from '#contract/live'
+import type { AppDeps } from '../../deps'
+import { route } from '../../lib/route'
+import { createLiveHub } from './live.hub'
+
+/** `GET /events/`: the live stream of this process (live.hub.ts). */
+export const liveRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
+  const hub = createLiveHub({
+    db: deps.db,
+    listen: deps.listen,
+    now: () => deps.clock.now(),
+    log: app.log,
+  })
+  // Before the server stops accepting: open streams would otherwise hold the close forever.
+  app.addHook('preClose', async () => {
+    await hub.close()
+  })
+
+  route(app, liveEventsEndpoint, async (request, reply) => {
+    await hub.open(request, reply)
+  })
+}
