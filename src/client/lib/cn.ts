@@ -1,10 +1,11 @@
 import { clsx, type ClassValue } from 'clsx'
-import { twMerge } from 'tailwind-merge'
 
 /**
- * Joins class names; when two Tailwind utilities set the same thing (`px-4` then `px-2`), the
- * later one wins, so a `className` passed to a primitive overrides its defaults.
+ * Joins class names, leaving out the false and empty ones. It does not resolve conflicts: two
+ * utilities that set the same thing (`px-4` and `px-2`) both stay, and the stylesheet's order,
+ * not the call's, decides. So a `className` passed to a primitive only adds to its classes;
+ * a look that differs from the default is a variant or a prop of the primitive instead.
  */
 export function cn(...inputs: ClassValue[]) {
-  return twMerge(clsx(inputs))
+  return clsx(inputs)
 }

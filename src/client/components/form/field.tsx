@@ -1,7 +1,7 @@
 import { useId, type ComponentProps, type ReactNode } from 'react'
 import { Input } from '#client/components/ui/input'
 import { Label } from '#client/components/ui/label'
-import { Textarea } from '#client/components/ui/textarea'
+import { Textarea, type TextareaProps } from '#client/components/ui/textarea'
 import { cn } from '#client/lib/cn'
 
 const selectClass =
@@ -9,7 +9,7 @@ const selectClass =
 
 type ControlProps =
   | ({ as?: 'input' } & ComponentProps<'input'>)
-  | ({ as: 'textarea' } & ComponentProps<'textarea'>)
+  | ({ as: 'textarea' } & TextareaProps)
   | ({ as: 'select' } & ComponentProps<'select'>)
 
 export type FieldProps = ControlProps & {
@@ -20,7 +20,10 @@ export type FieldProps = ControlProps & {
   error?: string
   /** Keeps the label for screen readers only, where the placeholder says it on screen. */
   hideLabel?: boolean
-  /** Classes of the control itself; `className` places the whole field in its form. */
+  /**
+   * Classes added to the control itself (they add to its own, never replace them: a text area's
+   * height goes by its `size`); `className` places the whole field in its form.
+   */
   controlClassName?: string
 }
 
@@ -63,11 +66,7 @@ export function Field(props: FieldProps) {
         </p>
       ) : null}
       {as === 'textarea' ? (
-        <Textarea
-          {...(control as ComponentProps<'textarea'>)}
-          {...shared}
-          className={controlClassName}
-        />
+        <Textarea {...(control as TextareaProps)} {...shared} className={controlClassName} />
       ) : as === 'select' ? (
         <select
           {...(control as ComponentProps<'select'>)}

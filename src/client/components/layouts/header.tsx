@@ -17,8 +17,8 @@ export type HeaderProps = {
 
 const navLinkClass = ({ isActive }: { isActive: boolean }) =>
   cn(
-    'rounded-sm px-2 py-1.5 font-mono text-sm whitespace-nowrap text-ink hover:text-accent',
-    isActive && 'text-accent underline underline-offset-4',
+    'rounded-sm px-2 py-1.5 font-mono text-sm whitespace-nowrap hover:text-accent',
+    isActive ? 'text-accent underline underline-offset-4' : 'text-ink',
   )
 
 const triggerClass =

@@ -22,10 +22,11 @@ export function ScrollToTopButton() {
       type="button"
       variant="outline"
       size="icon"
+      shape="round"
       aria-label="Scroll to top"
       title="Scroll to top"
       onClick={() => scrollToTop(scrollBehavior())}
-      className="fixed right-4 bottom-4 z-40 rounded-full shadow-md"
+      className="fixed right-4 bottom-4 z-40 shadow-md"
     >
       <ArrowUp aria-hidden />
     </Button>

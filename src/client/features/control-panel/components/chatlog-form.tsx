@@ -76,7 +76,8 @@ export function ChatlogForm() {
         label="chat log"
         rows={6}
         placeholder="19:02:11 From maya.r to Everyone: hello"
-        controlClassName="p-3 font-mono"
+        size="lg"
+        controlClassName="font-mono"
         error={errors.chatlog?.message}
         {...form.register('chatlog')}
       />

@@ -85,7 +85,7 @@ function GenerateCodesForm() {
           max={100}
           // Narrow, so a message under the box wraps rather than pushing the button away.
           className="max-w-60"
-          controlClassName="w-32"
+          controlClassName="max-w-32"
           error={form.formState.errors.count?.message}
           {...form.register('count')}
         />

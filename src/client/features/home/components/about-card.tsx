@@ -46,11 +46,7 @@ export function AboutCard() {
         listen on their own, then meet on Zoom or in New York to talk it through. No algorithm
         decides what you hear next: your fellow listeners do.
       </p>
-      <Button
-        asChild
-        variant="outline"
-        className="mt-auto self-start border-paper bg-transparent text-paper hover:bg-white/10"
-      >
+      <Button asChild variant="inverse" className="mt-auto self-start">
         <Link to="/about">[ read more ]</Link>
       </Button>
     </div>

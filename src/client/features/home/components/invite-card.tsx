@@ -63,7 +63,7 @@ export function InviteCard() {
       <Field
         as="textarea"
         label="A note from you (optional)"
-        controlClassName="min-h-20"
+        size="sm"
         disabled={isSubmitting}
         error={errors.note?.message}
         {...form.register('note')}

@@ -29,11 +29,7 @@ export function JoinCard({ instance = 0 }: { instance?: number }) {
       </p>
       <div className="relative grid gap-4">
         <p className="text-lg">Ready to talk about more than just the weather?</p>
-        <Button
-          asChild
-          variant="outline"
-          className="border-on-accent bg-transparent text-on-accent hover:bg-white/10"
-        >
+        <Button asChild variant="inverse">
           <Link to="/register">[ join the club ]</Link>
         </Button>
       </div>

@@ -121,7 +121,7 @@ export function SuggestCard() {
         <Field
           as="textarea"
           label="Why this one? (optional)"
-          controlClassName="min-h-20"
+          size="sm"
           disabled={isSubmitting}
           error={errors.reason?.message}
           {...form.register('reason')}

@@ -86,7 +86,7 @@ export function CalendarLinkCard({ calendarUrl }: { calendarUrl: string }) {
             <div className="flex gap-2">
               <Button
                 variant="outline"
-                className="flex-1 sm:flex-none"
+                className="grow basis-0 sm:grow-0 sm:basis-auto"
                 onClick={() => void handleCopy()}
               >
                 <Copy aria-hidden />
@@ -94,7 +94,7 @@ export function CalendarLinkCard({ calendarUrl }: { calendarUrl: string }) {
               </Button>
               <Button
                 variant="outline"
-                className="flex-1 sm:flex-none"
+                className="grow basis-0 sm:grow-0 sm:basis-auto"
                 disabled={reset.isPending}
                 aria-busy={reset.isPending || undefined}
                 onClick={handleReset}
