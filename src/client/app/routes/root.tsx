@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react'
 import { Navigate, Outlet, useLocation, useNavigation } from 'react-router'
 import { AppLayout, MAIN_CONTENT_ID } from '#client/components/layouts/app-layout'
 import { useLogout } from '#client/features/auth/api/logout'
+import { useLiveUpdates } from '#client/features/live/live-updates'
 import { useUser } from '#client/lib/auth'
 import { legacySignupPath } from '#client/lib/legacy-links'
 import { scrollForNavigation } from '#client/lib/scroll'
@@ -14,6 +15,7 @@ export function RootLayout() {
   const navigation = useNavigation()
   const user = useUser()
   const logout = useLogout()
+  useLiveUpdates(user?.username ?? null)
 
   useEffect(() => scrollForNavigation(location.hash), [location.key, location.hash])
   useFocusMainOnNavigation(location.pathname)
