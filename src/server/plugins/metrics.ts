@@ -150,8 +150,22 @@ export function createMetrics(sources: MetricsSources) {
     },
   })
 
+  let liveStreams: (() => number) | undefined
+  new Gauge({
+    name: 'podclub_live_streams',
+    help: 'Live streams (GET /events/) this process holds open.',
+    registers,
+    collect() {
+      this.set(liveStreams?.() ?? 0)
+    },
+  })
+
   return {
     registry,
+    /** Where the gauge of open live streams reads its figure (the live feature's hub). */
+    countLiveStreams(count: () => number) {
+      liveStreams = count
+    },
     observeRequest(method: string, route: string, statusCode: number, seconds: number) {
       const labels = { method, route, status_code: String(statusCode) }
       requests.inc(labels)

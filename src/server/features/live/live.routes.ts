@@ -12,6 +12,7 @@ export const liveRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, 
     now: () => deps.clock.now(),
     log: app.log,
   })
+  app.metrics.countLiveStreams(() => hub.size())
   // Before the server stops accepting: open streams would otherwise hold the close forever.
   app.addHook('preClose', async () => {
     await hub.close()

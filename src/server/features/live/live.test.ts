@@ -202,6 +202,8 @@ describe('GET /events/', () => {
       Array.from({ length: STREAMS_PER_MEMBER }, () => stream(urlA, { cookie })),
     )
     expect(held.map((s) => s.status)).toEqual(held.map(() => 200))
+    const gauge = /^podclub_live_streams (\d+)$/m.exec((await a.app.metrics.render()).text)
+    expect(Number(gauge?.[1])).toBeGreaterThanOrEqual(STREAMS_PER_MEMBER)
     const refused = await stream(urlA, { cookie })
     expect(refused.status).toBe(429)
     expect(JSON.parse(refused.body!)).toMatchObject({ code: 'RATE_LIMITED' })

@@ -216,6 +216,20 @@ describe('the seat action', () => {
     expect(seated.seat.getByText("It's on now: you have a seat, see you there!")).toBeVisible()
   })
 
+  it('stops offering seat changes at the start, on a page left open', async () => {
+    const soon = podclubFixture({ starts_at: new Date(Date.now() + 1_000).toISOString() })
+    const { seat } = renderSeat(soon, 'ada')
+    expect(seat.getByRole('button', { name: '[ register ]' })).toBeEnabled()
+    expect(
+      await seat.findByText(
+        'This podclub has started: seats can no longer change.',
+        {},
+        { timeout: 3_000 },
+      ),
+    ).toBeVisible()
+    expect(seat.queryByRole('button')).toBeNull()
+  })
+
   it('does not offer the podmeister a seat', () => {
     const { seat } = renderSeat(podclubFixture(), 'host.one')
     expect(seat.getByText("You're the podmeister of this one.")).toBeVisible()

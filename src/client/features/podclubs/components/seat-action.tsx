@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 import { Link, useLocation } from 'react-router'
 import type { Podclub } from '#contract/podclubs'
 import { Button } from '#client/components/ui/button'
@@ -56,11 +56,11 @@ export function SeatAction({ podclub, username }: SeatActionProps) {
   const waitlist = useToggleSeatWaitlist()
   // Loaded with the action, so the share link has the club code the moment a seat is taken.
   const config = usePublicConfig()
-  // The server refuses seat changes once a podclub has begun, so the page stops offering them.
-  const [shownAt] = useState(Date.now)
+  // The server refuses seat changes once a podclub has begun, so the page stops offering them,
+  // also on a page left open across the start.
+  const hasStarted = useHasStarted(podclub.starts_at)
 
   if (podclub.status !== 'upcoming') return null
-  const hasStarted = new Date(podclub.starts_at).getTime() <= shownAt
 
   if (!username) {
     return (
@@ -232,4 +232,29 @@ function ShareButton({ href }: { href: string }) {
       </a>
     </Button>
   )
+}
+
+/** The longest a timer may wait (about 24.8 days); a start further off is checked again then. */
+const MAX_TIMER_MS = 2 ** 31 - 1
+
+/**
+ * Whether `startsAt` has passed: true from the moment it does, by one timer set for that moment
+ * (nothing runs while waiting).
+ */
+export function useHasStarted(startsAt: string) {
+  const at = new Date(startsAt).getTime()
+  const [now, setNow] = useState(Date.now)
+  const started = at <= now
+  useEffect(() => {
+    if (started) return
+    let timer: ReturnType<typeof setTimeout>
+    const wait = () => {
+      const left = at - Date.now()
+      if (left <= 0) setNow(Date.now())
+      else timer = setTimeout(wait, Math.min(left, MAX_TIMER_MS))
+    }
+    timer = setTimeout(wait, Math.min(Math.max(at - Date.now(), 0), MAX_TIMER_MS))
+    return () => clearTimeout(timer)
+  }, [at, started])
+  return started
 }
