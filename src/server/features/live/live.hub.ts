@@ -177,6 +177,11 @@ export function createLiveHub({ db, listen, now, log }: LiveHubOptions) {
   function publish(key: string, eventId: number): Promise<void> {
     const [topic, ref] = key.split(':')
     const id = Number(ref)
+    if (streams.size === 0) {
+      // Nobody to tell: no read. What members held is then unknown, not stale.
+      if (topic === 'podclub') seatsOf.delete(id)
+      return Promise.resolve()
+    }
     if (topic === 'podclub') return publishPodclub(eventId, id)
     if (topic === 'poll') return publishPoll(eventId, id)
     return Promise.resolve()
