@@ -175,6 +175,14 @@ describe('the seat action', () => {
     )
   })
 
+  it('does not read out how many others wait, which changes live', () => {
+    const { seat } = renderSeat(full(['bo', 'cy']), 'ada')
+    const note = seat.getByText(
+      '2 on the seat waitlist. Join and a freed seat comes to you in turn.',
+    )
+    expect(note).toHaveAttribute('aria-live', 'off')
+  })
+
   it("shows a waiting member's place, politely announced, and lets them leave", async () => {
     const { seat, user } = renderSeat(full(['bo', 'ada', 'cy']), 'ada', {
       handlers: {

@@ -196,8 +196,9 @@ function SeatWaitlistControls({
   const noteId = `podclub-${podclub.id}-seat-waitlist`
   return (
     <>
-      {/* Polite live region: joining or leaving reads the new place out once the data reloads. */}
-      <p id={noteId} aria-live="polite" className="w-full text-sm">
+      {/* A waiting member's own place is read out when it moves (someone ahead left); the count
+          of others waiting, which the live stream changes at any time, is not. */}
+      <p id={noteId} aria-live={isWaitlisted ? 'polite' : 'off'} className="w-full text-sm">
         {isWaitlisted ? (
           <>
             <strong className="font-mono">#{place} on the seat waitlist.</strong> A freed seat goes
