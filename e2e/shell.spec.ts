@@ -25,6 +25,25 @@ test.describe('page shell', () => {
     expect(foreign).toEqual([])
   })
 
+  test('no screen trips the content security policy, not even a probe the console would not show', async ({
+    page,
+  }) => {
+    const cdp = await page.context().newCDPSession(page)
+    const issues: string[] = []
+    cdp.on('Audits.issueAdded', ({ issue }) => {
+      if (issue.code === 'ContentSecurityPolicyIssue') issues.push(JSON.stringify(issue.details))
+    })
+    await cdp.send('Audits.enable')
+    // Screens whose forms load the contract's schemas, and the feed and a podclub's page.
+    for (const path of ['/about', '/login', '/register/e2eclub', '/home', '/podclubs/1']) {
+      await page.goto(path)
+      await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible()
+      // A form's schemas load with the screen; parse one the way a submit would.
+      await page.waitForLoadState('networkidle')
+    }
+    expect(issues).toEqual([])
+  })
+
   test('an unknown path shows the not-found page, whose link goes home', async ({ page }) => {
     const res = await page.goto('/no/such/page')
     expect(res?.status()).toBe(200)

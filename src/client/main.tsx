@@ -1,3 +1,5 @@
+// First: zod must know it may not eval before any screen's schemas load.
+import './lib/zod-jitless'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { createBrowserRouter } from 'react-router'
