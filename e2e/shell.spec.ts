@@ -1,5 +1,12 @@
 import { e2e } from './env'
-import { createMember, expect, expectNoAxeViolations, loginThroughPage, test } from './fixtures'
+import {
+  createMember,
+  createPodclub,
+  expect,
+  expectNoAxeViolations,
+  loginThroughPage,
+  test,
+} from './fixtures'
 
 /** Where to save screenshots for a person to look at; none are taken when unset. */
 const SHOTS = process.env.E2E_SCREENSHOTS_DIR
@@ -42,6 +49,38 @@ test.describe('page shell', () => {
       await page.waitForLoadState('networkidle')
     }
     expect(issues).toEqual([])
+  })
+
+  test('the feed and a podclub page keep their layout while their data loads on a slow network', async ({
+    page,
+    playwright,
+  }) => {
+    const podclub = await createPodclub(playwright, { title: `Steady Ground ${Date.now()}` })
+    await page.setViewportSize({ width: 375, height: 667 })
+    // What Lighthouse counts: every shift not caused by input, from the start of the load.
+    await page.addInitScript(() => {
+      const w = window as unknown as { shifted: number }
+      w.shifted = 0
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as unknown as {
+          value: number
+          hadRecentInput: boolean
+        }[])
+          if (!entry.hadRecentInput) w.shifted += entry.value
+      }).observe({ type: 'layout-shift', buffered: true })
+    })
+    // A phone's network: the page's own data comes a moment after it starts.
+    await page.route(/\/api\/v1\/(all_upcoming_podclubs|podclubs\/\d+)\/$/, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 800))
+      await route.continue()
+    })
+    const shifted = () => page.evaluate(() => (window as unknown as { shifted: number }).shifted)
+    await page.goto('/home')
+    await expect(page.getByRole('article', { name: podclub.title })).toBeAttached()
+    expect(await shifted()).toBeLessThan(0.05)
+    await page.goto(`/podclubs/${podclub.id}`)
+    await expect(page.getByRole('heading', { level: 1, name: podclub.title })).toBeVisible()
+    expect(await shifted()).toBeLessThan(0.05)
   })
 
   test('an unknown path shows the not-found page, whose link goes home', async ({ page }) => {

@@ -43,8 +43,9 @@ export default function PodclubRoute() {
   }
 
   if (!data || isGated) {
+    // A screen tall: the footer waits below the fold instead of jumping when the content comes.
     return (
-      <div className="grid place-items-center py-16" aria-busy="true">
+      <div className="grid min-h-dvh content-start justify-items-center py-16" aria-busy="true">
         <title>podclub · podclub</title>
         <h1 className="sr-only">podclub</h1>
         <Spinner className="size-8 text-accent" />

@@ -26,8 +26,9 @@ export function PodclubFeed({ username, renderBlock }: PodclubFeedProps) {
   const masonry = useMasonryGrid(CARD_GAP_PX)
 
   if (feed.isPending) {
+    // A screen tall: the footer waits below the fold instead of jumping when the content comes.
     return (
-      <div role="status" className="grid place-items-center gap-3 py-24">
+      <div role="status" className="grid min-h-dvh content-start justify-items-center gap-3 py-24">
         <img
           src="/record.svg"
           alt=""
