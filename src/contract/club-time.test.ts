@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { clubDateTimeSchema } from './club-time-schema'
 import {
   addClubCalendar,
   atClubTimeOfDay,
@@ -6,7 +7,6 @@ import {
   clubDateTimeOf,
   clubDateTimeOfInput,
   clubDateTimeParts,
-  clubDateTimeSchema,
   clubDay,
   clubMonthKey,
   clubMonthName,

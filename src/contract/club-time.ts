@@ -9,7 +9,7 @@ import { parse } from 'date-fns/parse'
 import { parseISO } from 'date-fns/parseISO'
 import { set } from 'date-fns/set'
 import { startOfMonth } from 'date-fns/startOfMonth'
-import { textSchema } from './common'
+import { CLUB_DATE_TIME_FORMAT, CLUB_TIME_ZONE } from './club-time-names'
 
 /*
  * Club time: every podclub is scheduled, shown and mailed in New York's wall time, and every
@@ -19,24 +19,13 @@ import { textSchema } from './common'
  * them and hand-made date arithmetic is what we avoid.
  */
 
-/** The time zone every podclub is scheduled and shown in. */
-export const CLUB_TIME_ZONE = 'America/New_York'
-
-/** How a rule states the club's time zone: 'all times are in Eastern Time (ET)'. */
-export const CLUB_TIME_NAME = 'Eastern Time (ET)'
-/** The same, where a label has room for the abbreviation only: 'time (ET)'. */
-export const CLUB_TIME_ABBREVIATION = 'ET'
-
-/** `MM/DD/YYYY HH:mm`, 24-hour: how a person types a club time (CONTRACT.md). */
-export const CLUB_DATE_TIME_FORMAT = 'MM/dd/yyyy HH:mm'
-
-export const CLUB_TIME_MESSAGES = {
-  /** The spec's message for a missing date and time. */
-  required: 'Please select a date and time',
-  invalid: `Enter the date and time as MM/DD/YYYY HH:mm, in ${CLUB_TIME_NAME}`,
-  noSuchTime: 'That time does not exist in New York on that day (clocks change)',
-  past: 'Date must be in the future',
-} as const
+export {
+  CLUB_DATE_TIME_FORMAT,
+  CLUB_TIME_ABBREVIATION,
+  CLUB_TIME_MESSAGES,
+  CLUB_TIME_NAME,
+  CLUB_TIME_ZONE,
+} from './club-time-names'
 
 const inClubZone = { in: tz(CLUB_TIME_ZONE) }
 
@@ -106,35 +95,6 @@ export function clubDateTimeParts(value: string): { day: string; time: string } 
 /** Whether `date` lies after `now`: the rule behind every 'must be in the future'. */
 export function isInFuture(date: Date, now: Date): boolean {
   return date.getTime() > now.getTime()
-}
-
-/**
- * A club date and time typed by a person: required, `MM/DD/YYYY HH:mm` in New York (or, with
- * `iso`, ISO 8601 with an offset), a time that exists; with `now`, after it; and whatever else
- * `rule` asks of it (its message, or null when it passes).
- */
-export function clubDateTimeSchema(
-  opts: {
-    now?: () => Date
-    iso?: boolean
-    /** Said of a value that is no date and time, instead of `CLUB_TIME_MESSAGES.invalid`. */
-    invalid?: string
-    rule?: (date: Date, value: string) => string | null
-  } = {},
-) {
-  return textSchema({ error: CLUB_TIME_MESSAGES.required })
-    .trim()
-    .min(1, CLUB_TIME_MESSAGES.required)
-    .superRefine((value, ctx) => {
-      const fail = (message: string) => ctx.addIssue({ code: 'custom', message })
-      if (value === '') return
-      const reading = readClubDateTime(value, { iso: opts.iso })
-      if (reading.error === 'invalid') return fail(opts.invalid ?? CLUB_TIME_MESSAGES.invalid)
-      if (reading.error) return fail(CLUB_TIME_MESSAGES[reading.error])
-      if (opts.now && !isInFuture(reading.date, opts.now())) return fail(CLUB_TIME_MESSAGES.past)
-      const broken = opts.rule?.(reading.date, value)
-      if (broken) fail(broken)
-    })
 }
 
 /** The day an instant falls on in New York, as `yyyy-MM-dd`. */

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { clubDateTimeSchema } from './club-time'
+import { clubDateTimeSchema } from './club-time-schema'
 import { envelope, idSchema, textSchema } from './common'
 import { defineEndpoint } from './endpoint'
 import { jobResponseSchema } from './jobs'

@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { addClubCalendar, CLUB_TIME_MESSAGES, clubDateTimeSchema, clubDay } from './club-time'
+import { addClubCalendar, CLUB_TIME_MESSAGES, clubDay } from './club-time'
+import { clubDateTimeSchema } from './club-time-schema'
 import { envelope, textSchema } from './common'
 import { defineEndpoint } from './endpoint'
 import { podclubLocationSchema, podclubSchema } from './podclubs'

@@ -1,8 +1,7 @@
-import { useEffect, useRef } from 'react'
+import { lazy, Suspense, useEffect, useRef } from 'react'
 import { useNavigate, useParams } from 'react-router'
 import { NotFoundPage } from '#client/components/errors/not-found-page'
 import { Spinner } from '#client/components/ui/spinner'
-import { HindsightsCard } from '#client/features/hindsights/components/hindsights-card'
 import { usePodclubDetail } from '#client/features/podclub-detail/api/get-podclub-detail'
 import { ChatlogCard } from '#client/features/podclub-detail/components/chatlog-card'
 import {
@@ -14,6 +13,14 @@ import { SeatAction } from '#client/features/podclubs/components/seat-action'
 import { isNotFoundError } from '#client/lib/api-client'
 import { useUser } from '#client/lib/auth'
 import { toast } from '#client/lib/toast'
+
+// A completed podclub's hindsights hold a form, and with it the form library and the contract's
+// schemas: they load apart, so an upcoming podclub's page carries none of it.
+const HindsightsCard = lazy(() =>
+  import('#client/features/hindsights/components/hindsights-card').then((m) => ({
+    default: m.HindsightsCard,
+  })),
+)
 
 export default function PodclubRoute() {
   const { id = '' } = useParams()
@@ -62,11 +69,15 @@ export default function PodclubRoute() {
       <div className="grid gap-6 lg:grid-cols-[2fr_1fr]">
         <div className="grid content-start gap-6">
           {isCompleted && data.hindsights ? (
-            <HindsightsCard
-              podclubId={data.id}
-              hindsights={data.hindsights}
-              onPosted={() => podclub.refetch()}
-            />
+            <Suspense
+              fallback={<div className="min-h-80 rounded-sm border border-line bg-paper-raised" />}
+            >
+              <HindsightsCard
+                podclubId={data.id}
+                hindsights={data.hindsights}
+                onPosted={() => podclub.refetch()}
+              />
+            </Suspense>
           ) : null}
           {isCompleted && data.chatlog !== undefined ? (
             <ChatlogCard chatlog={data.chatlog} />

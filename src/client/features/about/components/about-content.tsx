@@ -1,5 +1,5 @@
 import { Link } from 'react-router'
-import { CLUB_TIME_NAME } from '#contract/club-time'
+import { CLUB_TIME_NAME } from '#contract/club-time-names'
 import { QuoteRotator, type Quote } from './quote-rotator'
 
 const TLDR = [
