@@ -216,8 +216,22 @@ export async function startDemoServer(port = e2e.port + 2) {
   }
 }
 
-/** Runs axe-core on the page and fails on any violation, naming the rule and the elements. */
+/**
+ * Runs axe-core on the page and fails on any violation, naming the rule and the elements. It
+ * waits for animations that end (a toast fading in or out) to finish first: mid-fade, text is
+ * half transparent and its contrast is not the one a reader gets. Endless ones (a spinner) run on.
+ */
 export async function expectNoAxeViolations(page: Page, what: string) {
+  await page.waitForFunction(
+    () =>
+      document
+        .getAnimations()
+        .every(
+          (a) => a.playState !== 'running' || a.effect?.getComputedTiming().endTime === Infinity,
+        ),
+    undefined,
+    { timeout: 5_000 },
+  )
   const { default: AxeBuilder } = await import('@axe-core/playwright')
   const results = await new AxeBuilder({ page }).analyze()
   const summary = results.violations.map(
