@@ -2,10 +2,7 @@
 // job, the job runner queues the mail), and reports the time it took and the process's peak
 // memory; checks every subscribed member got exactly one message.
 // Usage: npm run bench:blast [-- --members 10000] [-- --db postgres]
-import { randomBytes } from 'node:crypto'
 import { count, eq, sql } from 'drizzle-orm'
-import pg from 'pg'
-import { openMemoryPglite, openPostgres, type Database } from '../src/server/db/client'
 import { jobs, outboxMessages, podcasts, podclubs, users } from '../src/server/db/schema/index'
 import { queuedJobs } from '../src/server/background'
 import type { AppDeps } from '../src/server/deps'
@@ -13,6 +10,7 @@ import { queueMonthlyBlast } from '../src/server/features/blasts/blasts.jobs'
 import { createJobRunner } from '../src/server/jobs/job-runner'
 import { systemClock } from '../src/server/lib/clock'
 import { parseEnv } from '../src/server/lib/env'
+import { openBenchDatabase } from './bench-database'
 
 const args = process.argv.slice(2)
 const option = (name: string) => {
@@ -21,30 +19,8 @@ const option = (name: string) => {
 }
 const memberCount = Number(option('members') ?? 10_000)
 const engine = option('db') === 'postgres' ? 'postgres' : 'pglite'
-const adminUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
 
-async function open(): Promise<{ database: Database; drop: () => Promise<void> }> {
-  if (engine === 'pglite') return { database: await openMemoryPglite(), drop: async () => {} }
-  const name = `podclub_bench_${randomBytes(4).toString('hex')}`
-  const admin = new pg.Client({ connectionString: adminUrl })
-  await admin.connect()
-  await admin.query(`create database ${name}`)
-  await admin.end()
-  const url = new URL(adminUrl)
-  url.pathname = `/${name}`
-  const database = await openPostgres(url.toString())
-  return {
-    database,
-    drop: async () => {
-      const again = new pg.Client({ connectionString: adminUrl })
-      await again.connect()
-      await again.query(`drop database if exists ${name} with (force)`)
-      await again.end()
-    },
-  }
-}
-
-const { database, drop } = await open()
+const { database, drop } = await openBenchDatabase(engine, { inMemory: true })
 const { db } = database
 try {
   process.stdout.write(`Generating ${memberCount} members on ${engine}...\n`)

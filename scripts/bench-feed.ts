@@ -10,12 +10,8 @@
 // keep-alive connections for 10 s a route by default). Goal: each read >= 0.5 x the reference's
 // req/s with p99 < 50 ms.
 import { spawn } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
-import pg from 'pg'
 import { getWhoamiEndpoint, loginEndpoint } from '../src/contract/auth'
 import { API_PREFIX } from '../src/contract/endpoint'
 import { getPodclubDetailEndpoint } from '../src/contract/podclub-detail'
@@ -26,6 +22,7 @@ import {
 } from '../src/contract/podclubs'
 import { buildPath } from '../src/contract/path'
 import { getProfileEndpoint } from '../src/contract/profile'
+import { openBenchDatabase } from './bench-database'
 
 type Options = { db: 'pglite' | 'postgres'; duration: number; connections: number }
 
@@ -43,7 +40,6 @@ function readOptions(argv: string[]): Options {
   }
 }
 
-const POSTGRES_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
 const api = (path: string) => `${API_PREFIX}${path}`
 const FEED_PATH = api(listUpcomingPodclubsEndpoint.path)
 const BENCH_PASSWORD = 'bench-password-1'
@@ -56,35 +52,13 @@ const REFERENCE_PATH = '/bench/reference/'
 
 async function serve(options: Options) {
   const { buildApp } = await import('../src/server/app')
-  const { openPglite, openPostgres } = await import('../src/server/db/client')
   const { podclubs, registrations, users } = await import('../src/server/db/schema/index')
   const { hashPassword } = await import('../src/server/lib/passwords')
   const { insertPodclub } = await import('../src/server/features/podclubs/podclubs.fixtures')
   const { parseEnv } = await import('../src/server/lib/env')
   const { systemClock } = await import('../src/server/lib/clock')
 
-  let database: Awaited<ReturnType<typeof openPglite>>
-  let cleanup = async () => {}
-  if (options.db === 'postgres') {
-    const name = `podclub_bench_${Date.now().toString(36)}`
-    const admin = new pg.Client({ connectionString: POSTGRES_URL })
-    await admin.connect()
-    await admin.query(`create database ${name}`)
-    await admin.end()
-    const url = new URL(POSTGRES_URL)
-    url.pathname = `/${name}`
-    database = await openPostgres(url.toString())
-    cleanup = async () => {
-      const drop = new pg.Client({ connectionString: POSTGRES_URL })
-      await drop.connect()
-      await drop.query(`drop database if exists ${name} with (force)`)
-      await drop.end()
-    }
-  } else {
-    const dir = mkdtempSync(path.join(tmpdir(), 'podclub-bench-'))
-    database = await openPglite(dir)
-    cleanup = async () => rmSync(dir, { recursive: true, force: true })
-  }
+  const { database, drop } = await openBenchDatabase(options.db)
   const { db } = database
 
   // 60 upcoming podclubs with real-sized texts; every third one has seats taken, some are full.
@@ -198,7 +172,7 @@ async function serve(options: Options) {
   const stop = async () => {
     await app.close()
     await database.close()
-    await cleanup()
+    await drop()
     process.exit(0)
   }
   process.on('SIGTERM', () => void stop())

@@ -7,13 +7,10 @@
 // taken. Prints p50, p99 and the worst, and the server's memory (after a GC) before the streams,
 // with them idle, and after the changes. Goal: p99 < 1 s.
 import { spawn } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import pg from 'pg'
 import { API_PREFIX } from '../src/contract/endpoint'
 import { openEventStream, type EventStreamClient } from '../src/server/testing/event-stream'
+import { openBenchDatabase } from './bench-database'
 
 type Options = { db: 'pglite' | 'postgres'; streams: number; changes: number }
 
@@ -27,7 +24,6 @@ function readOptions(argv: string[]): Options {
   return { db, streams: Number(value('streams') ?? 1000), changes: Number(value('changes') ?? 100) }
 }
 
-const POSTGRES_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
 const PASSWORD = 'bench-password-1'
 /** Members who take and give back seats: never more than the 9 seats. */
 const TOGGLERS = 9
@@ -42,35 +38,13 @@ type Memory = { rss: number; heapUsed: number }
 
 async function serve(options: Options) {
   const { buildApp } = await import('../src/server/app')
-  const { openPglite, openPostgres } = await import('../src/server/db/client')
   const { users } = await import('../src/server/db/schema/index')
   const { hashPassword } = await import('../src/server/lib/passwords')
   const { insertPodclub } = await import('../src/server/features/podclubs/podclubs.fixtures')
   const { parseEnv } = await import('../src/server/lib/env')
   const { systemClock } = await import('../src/server/lib/clock')
 
-  let database: Awaited<ReturnType<typeof openPglite>>
-  let cleanup = async () => {}
-  if (options.db === 'postgres') {
-    const name = `podclub_bench_live_${Date.now().toString(36)}`
-    const admin = new pg.Client({ connectionString: POSTGRES_URL })
-    await admin.connect()
-    await admin.query(`create database ${name}`)
-    await admin.end()
-    const url = new URL(POSTGRES_URL)
-    url.pathname = `/${name}`
-    database = await openPostgres(url.toString())
-    cleanup = async () => {
-      const drop = new pg.Client({ connectionString: POSTGRES_URL })
-      await drop.connect()
-      await drop.query(`drop database if exists ${name} with (force)`)
-      await drop.end()
-    }
-  } else {
-    const dir = mkdtempSync(path.join(tmpdir(), 'podclub-bench-live-'))
-    database = await openPglite(dir)
-    cleanup = async () => rmSync(dir, { recursive: true, force: true })
-  }
+  const { database, drop } = await openBenchDatabase(options.db)
   const { db } = database
   const passwordHash = await hashPassword(PASSWORD)
   const usernames = ['bench.host', ...Array.from({ length: TOGGLERS }, (_, i) => `bench.seat${i}`)]
@@ -116,7 +90,7 @@ async function serve(options: Options) {
   const stop = async () => {
     await app.close()
     await database.close()
-    await cleanup()
+    await drop()
     process.exit(0)
   }
   process.on('SIGTERM', () => void stop())

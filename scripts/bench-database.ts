@@ -1,0 +1,46 @@
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import pg from 'pg'
+import { type Database, openMemoryPglite, openPglite, openPostgres } from '../src/server/db/client'
+
+/** The PostgreSQL server a benchmark makes its database on (and drops it from). */
+export const BENCH_POSTGRES_URL =
+  process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
+
+/**
+ * A fresh, migrated database for one benchmark run: on PostgreSQL a new database of its own on
+ * BENCH_DATABASE_URL's server; on PGlite one in a temporary DATA_DIR (as `npm start` would open
+ * it), or in memory. `drop` removes it.
+ */
+export async function openBenchDatabase(
+  engine: 'pglite' | 'postgres',
+  opts: { inMemory?: boolean } = {},
+): Promise<{ database: Database; drop: () => Promise<void> }> {
+  if (engine === 'pglite') {
+    if (opts.inMemory) return { database: await openMemoryPglite(), drop: async () => {} }
+    const dir = mkdtempSync(path.join(tmpdir(), 'podclub-bench-'))
+    return {
+      database: await openPglite(dir),
+      drop: async () => rmSync(dir, { recursive: true, force: true }),
+    }
+  }
+  const name = `podclub_bench_${randomBytes(4).toString('hex')}`
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: BENCH_POSTGRES_URL })
+    await client.connect()
+    try {
+      await client.query(statement)
+    } finally {
+      await client.end()
+    }
+  }
+  await admin(`create database ${name}`)
+  const url = new URL(BENCH_POSTGRES_URL)
+  url.pathname = `/${name}`
+  return {
+    database: await openPostgres(url.toString()),
+    drop: () => admin(`drop database if exists ${name} with (force)`),
+  }
+}
