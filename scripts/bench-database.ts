@@ -3,7 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
+import { buildApp } from '../src/server/app'
 import { type Database, openMemoryPglite, openPglite, openPostgres } from '../src/server/db/client'
+import { systemClock } from '../src/server/lib/clock'
+import { parseEnv } from '../src/server/lib/env'
 
 /** The PostgreSQL server a benchmark makes its database on (and drops it from). */
 export const BENCH_POSTGRES_URL =
@@ -43,4 +46,30 @@ export async function openBenchDatabase(
     database: await openPostgres(url.toString()),
     drop: () => admin(`drop database if exists ${name} with (force)`),
   }
+}
+
+/**
+ * The app as `npm start` builds it, on a benchmark's database, with rate limits off (a
+ * measurement of speed would hit them in a second); `env` adds settings to the benchmark's own.
+ */
+export async function buildBenchApp(database: Database, env: Record<string, string> = {}) {
+  const settings = parseEnv({
+    NODE_ENV: 'production',
+    APP_URL: 'http://127.0.0.1',
+    SESSION_SECRET: 'bench-secret-bench-secret-bench-secret-00',
+    CLUB_INVITE_CODE: 'benchclub',
+    LOG_LEVEL: 'warn',
+    ...env,
+  })
+  return buildApp({
+    env: settings,
+    db: database.db,
+    listen: database.listen,
+    clock: systemClock,
+    wakeOutbox: () => {},
+    wakeJobs: () => {},
+    sessionSecret: settings.SESSION_SECRET!,
+    clubInviteCode: settings.CLUB_INVITE_CODE!,
+    rateLimits: false,
+  })
 }

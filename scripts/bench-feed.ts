@@ -22,7 +22,7 @@ import {
 } from '../src/contract/podclubs'
 import { buildPath } from '../src/contract/path'
 import { getProfileEndpoint } from '../src/contract/profile'
-import { openBenchDatabase } from './bench-database'
+import { buildBenchApp, openBenchDatabase } from './bench-database'
 
 type Options = { db: 'pglite' | 'postgres'; duration: number; connections: number }
 
@@ -51,12 +51,9 @@ const REFERENCE_PATH = '/bench/reference/'
 // The server (child process)
 
 async function serve(options: Options) {
-  const { buildApp } = await import('../src/server/app')
   const { podclubs, registrations, users } = await import('../src/server/db/schema/index')
   const { hashPassword } = await import('../src/server/lib/passwords')
   const { insertPodclub } = await import('../src/server/features/podclubs/podclubs.fixtures')
-  const { parseEnv } = await import('../src/server/lib/env')
-  const { systemClock } = await import('../src/server/lib/clock')
 
   const { database, drop } = await openBenchDatabase(options.db)
   const { db } = database
@@ -128,25 +125,7 @@ async function serve(options: Options) {
     insertPodclub(db, people[3]!.id, later(92)),
   ])
 
-  const env = parseEnv({
-    NODE_ENV: 'production',
-    APP_URL: 'http://127.0.0.1',
-    SESSION_SECRET: 'bench-secret-bench-secret-bench-secret-00',
-    CLUB_INVITE_CODE: 'benchclub',
-    LOG_LEVEL: 'warn',
-  })
-  const app = await buildApp({
-    env,
-    db,
-    listen: database.listen,
-    clock: systemClock,
-    wakeOutbox: () => {},
-    wakeJobs: () => {},
-    sessionSecret: env.SESSION_SECRET!,
-    clubInviteCode: 'benchclub',
-    // A measurement of speed: the seat toggles would hit their per-member limit in a second.
-    rateLimits: false,
-  })
+  const app = await buildBenchApp(database)
   let referenceBody = Buffer.alloc(0)
   app.get(REFERENCE_PATH, { schema: { hide: true } }, (_request, reply) => {
     void reply.header('content-type', 'application/json; charset=utf-8').send(referenceBody)

@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { API_PREFIX } from '../src/contract/endpoint'
 import { openEventStream, type EventStreamClient } from '../src/server/testing/event-stream'
-import { openBenchDatabase } from './bench-database'
+import { buildBenchApp, openBenchDatabase } from './bench-database'
 
 type Options = { db: 'pglite' | 'postgres'; streams: number; changes: number }
 
@@ -37,12 +37,9 @@ type Memory = { rss: number; heapUsed: number }
 // The server (child process)
 
 async function serve(options: Options) {
-  const { buildApp } = await import('../src/server/app')
   const { users } = await import('../src/server/db/schema/index')
   const { hashPassword } = await import('../src/server/lib/passwords')
   const { insertPodclub } = await import('../src/server/features/podclubs/podclubs.fixtures')
-  const { parseEnv } = await import('../src/server/lib/env')
-  const { systemClock } = await import('../src/server/lib/clock')
 
   const { database, drop } = await openBenchDatabase(options.db)
   const { db } = database
@@ -56,26 +53,10 @@ async function serve(options: Options) {
     .returning({ id: users.id })
   const podclub = await insertPodclub(db, people[0]!.id)
 
-  const env = parseEnv({
-    NODE_ENV: 'production',
-    APP_URL: 'http://127.0.0.1',
-    SESSION_SECRET: 'bench-secret-bench-secret-bench-secret-00',
-    CLUB_INVITE_CODE: 'benchclub',
-    LOG_LEVEL: 'warn',
+  const app = await buildBenchApp(database, {
     // The streams come from this machine: X-Forwarded-For spreads them over addresses, as the
     // many members of a club would be, so the per-address cap measures nothing here.
     TRUST_PROXY: '1',
-  })
-  const app = await buildApp({
-    env,
-    db,
-    listen: database.listen,
-    clock: systemClock,
-    wakeOutbox: () => {},
-    wakeJobs: () => {},
-    sessionSecret: env.SESSION_SECRET!,
-    clubInviteCode: 'benchclub',
-    rateLimits: false,
   })
   app.get(MEMORY_PATH, { schema: { hide: true } }, async () => {
     globalThis.gc?.()

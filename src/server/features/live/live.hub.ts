@@ -1,7 +1,7 @@
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http'
 import { eq, sql, type SQL } from 'drizzle-orm'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import type { LiveEventName, LiveEvents, LivePodclub, LiveSeat } from '#contract/live'
+import type { LiveEventName, LiveEvents, LivePodclub, LivePoll, LiveSeat } from '#contract/live'
 import type { Db, Listen } from '../../db/client'
 import { podclubs } from '../../db/schema/index'
 import { AppError } from '../../lib/app-error'
@@ -167,10 +167,13 @@ export function createLiveHub({ db, listen, now, log }: LiveHubOptions) {
     }
   }
 
-  async function publishPoll(eventId: number, id: number) {
+  async function readPoll(id: number): Promise<LivePoll> {
     const results = await readPollResults(db, id)
-    const total_votes = results.reduce((sum, r) => sum + r.votes, 0)
-    const text = frame(eventId, 'poll', { id, total_votes, results })
+    return { id, total_votes: results.reduce((sum, r) => sum + r.votes, 0), results }
+  }
+
+  async function publishPoll(eventId: number, id: number) {
+    const text = frame(eventId, 'poll', await readPoll(id))
     for (const stream of streams) write(stream, text)
   }
 
@@ -223,7 +226,8 @@ export function createLiveHub({ db, listen, now, log }: LiveHubOptions) {
 
   /** After the listening connection came back: what changed meanwhile goes to every stream. */
   async function onResumed() {
-    for (const stream of streams) write(stream, frame(await lastEventId(), 'reload', {}))
+    const reload = frame(await lastEventId(), 'reload', {})
+    for (const stream of streams) write(stream, reload)
   }
 
   async function lastEventId(): Promise<number> {
@@ -272,9 +276,7 @@ export function createLiveHub({ db, listen, now, log }: LiveHubOptions) {
     for (const row of changed) {
       const eventId = Number(row.id)
       if (row.topic === 'poll') {
-        const results = await readPollResults(db, row.ref_id)
-        const total_votes = results.reduce((sum, r) => sum + r.votes, 0)
-        write(stream, frame(eventId, 'poll', { id: row.ref_id, total_votes, results }))
+        write(stream, frame(eventId, 'poll', await readPoll(row.ref_id)))
         continue
       }
       const podclub = await readPodclub(row.ref_id)
