@@ -6,13 +6,18 @@ export const E2E_PORT = Number(process.env.E2E_PORT ?? 3210)
 
 export default defineConfig({
   testDir: 'e2e',
-  // One server and one browser for the whole run; specs share them, so run them one at a time.
+  // One server and one browser for the whole run, one spec at a time. Two workers were no faster
+  // on 2 cores (Chromium, axe and the server already keep both busy) and starved a long journey
+  // past its timeout. Specs that change demo data run their own server on their own port
+  // (e2e/env.ts), so more workers stay possible on a bigger machine.
   workers: 1,
   fullyParallel: false,
   forbidOnly: !!process.env.CI,
   retries: 0,
   timeout: 30_000,
   expect: { timeout: 7_000 },
+  // After the run, the spec files that took more than 30 s: where the time goes.
+  reportSlowTests: { max: 10, threshold: 30_000 },
   reporter: process.env.CI ? [['list'], ['html', { open: 'never' }]] : 'list',
   globalSetup: './e2e/global-setup.ts',
   use: {

@@ -93,7 +93,7 @@ test.describe('control panel on a fresh club', () => {
 // demo mode (sample podclubs and members), with its own SMTP server to read the mail from.
 test.describe('control panel with podclubs', () => {
   test.describe.configure({ timeout: 120_000 })
-  const port = e2e.port + 2
+  const port = e2e.ownServerPort.controlPanel
   const demoUrl = `http://127.0.0.1:${port}`
   let server: ChildProcess | undefined
   let smtp: TestSmtp | undefined

@@ -13,7 +13,7 @@ import {
 const SHOTS = process.env.E2E_SCREENSHOTS_DIR
 
 // The demo seed's completed podclubs (attendees, hindsights, a chat log) on a server of its own.
-const DEMO_PORT = e2e.port + 2
+const DEMO_PORT = e2e.ownServerPort.detail
 let demo: Awaited<ReturnType<typeof startDemoServer>>
 test.use({ baseURL: `http://127.0.0.1:${DEMO_PORT}` })
 test.beforeAll(async () => {

@@ -7,4 +7,15 @@ export const e2e = {
   inboxUrl: `http://127.0.0.1:${E2E_PORT + 1}/messages`,
   admin: { username: 'admin', password: 'admin-password-e2e', email: 'admin@podclub.test' },
   clubCode: 'e2eclub',
+  /**
+   * The ports of the servers a spec starts for itself (demo data it may change), one each, so
+   * that specs can run side by side.
+   */
+  ownServerPort: {
+    controlPanel: E2E_PORT + 2,
+    detail: E2E_PORT + 3,
+    layout: E2E_PORT + 4,
+    ownData: E2E_PORT + 5,
+    profile: E2E_PORT + 6,
+  },
 }

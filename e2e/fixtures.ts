@@ -36,13 +36,18 @@ export type Member = { username: string; email: string; password: string }
 /** Signs a new member up through the API with the club code, as the register screen would. */
 export async function createMember(request: APIRequestContext): Promise<Member> {
   seq += 1
-  const username = `e2e.${Date.now().toString(36)}.${seq}`
+  // Workers that sign members up side by side keep their names apart by the worker's index.
+  const worker = Number(process.env.TEST_PARALLEL_INDEX ?? 0)
+  const username = `e2e.${Date.now().toString(36)}.${worker}.${seq}`
   const member = { username, email: `${username}@example.com`, password: 'password-e2e-1' }
   await request.get('/api/v1/whoami/')
   const { cookies } = await request.storageState()
   const csrf = cookies.find((c) => c.name === 'csrftoken')!.value
   const res = await request.post('/api/v1/signup/', {
-    headers: { 'X-CSRFToken': csrf, 'X-Forwarded-For': `10.77.${seq >> 8}.${seq & 255}` },
+    headers: {
+      'X-CSRFToken': csrf,
+      'X-Forwarded-For': `10.${77 + worker}.${seq >> 8}.${seq & 255}`,
+    },
     data: { ...member, inviteCode: e2e.clubCode, city: 'Brooklyn', source: 'e2e' },
   })
   expect(res.status(), await res.text()).toBe(201)
@@ -165,10 +170,10 @@ export const DEMO_PASSWORD = 'podclub-demo'
 
 /**
  * A second server with the demo data (`DEMO=1`: completed podclubs with attendees, hindsights
- * and a chat log), on its own port and fresh PGlite folder, for journeys that need podclubs no
+ * and a chat log), on its own port (`e2e.ownServerPort`) and fresh PGlite folder, for journeys that need podclubs no
  * screen can make yet. Call it in `test.beforeAll` and `stop()` it in `test.afterAll`.
  */
-export async function startDemoServer(port = e2e.port + 2) {
+export async function startDemoServer(port: number) {
   const { spawn } = await import('node:child_process')
   const { mkdtemp, rm } = await import('node:fs/promises')
   const { tmpdir } = await import('node:os')

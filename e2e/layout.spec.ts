@@ -7,7 +7,7 @@ const SHOTS = process.env.E2E_SCREENSHOTS_DIR
 
 // Members write words longer than a phone is wide. This journey fills every kind of text a
 // member or a visitor can write with such words, on a server of its own (demo data around them).
-const DEMO_PORT = e2e.port + 2
+const DEMO_PORT = e2e.ownServerPort.layout
 const baseURL = `http://127.0.0.1:${DEMO_PORT}`
 let demo: Awaited<ReturnType<typeof startDemoServer>>
 test.use({ baseURL })

@@ -17,7 +17,7 @@ const SHOTS = process.env.E2E_SCREENSHOTS_DIR
 
 // A member leaves the club for good, so the journey runs on a demo server of its own: priya
 // attended the demo's completed 'The Cathedral' and wrote a hindsight there (with jon.b).
-const DEMO_PORT = e2e.port + 2
+const DEMO_PORT = e2e.ownServerPort.ownData
 const DEMO_URL = `http://127.0.0.1:${DEMO_PORT}`
 let demo: Awaited<ReturnType<typeof startDemoServer>>
 test.use({ baseURL: DEMO_URL })

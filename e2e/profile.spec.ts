@@ -12,7 +12,7 @@ import {
 /** Where to save screenshots of the screens checked here; none are taken when unset. */
 const SHOTS = process.env.E2E_SCREENSHOTS_DIR
 
-const DEMO_PORT = e2e.port + 2
+const DEMO_PORT = e2e.ownServerPort.profile
 let demo: Awaited<ReturnType<typeof startDemoServer>>
 test.use({ baseURL: `http://127.0.0.1:${DEMO_PORT}` })
 test.beforeAll(async () => {
