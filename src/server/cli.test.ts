@@ -21,7 +21,7 @@ import {
 import { runCli } from './cli'
 import { verifyPassword } from './lib/passwords'
 import { adminCommand } from './testing/server-process'
-import { postgresUrlFor } from './testing/test-db'
+import { migratedDataDir, postgresUrlFor } from './testing/test-db'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
 
@@ -72,7 +72,10 @@ describe('the admin CLI', () => {
   /** A folder that must never be created: input is checked before the database is opened. */
   const untouched = path.join(tmpdir(), `podclub-cli-never-${randomBytes(6).toString('hex')}`)
   beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(tmpdir(), 'podclub-cli-'))
+    dataDir =
+      process.env.TEST_ENGINE === 'postgres'
+        ? await mkdtemp(path.join(tmpdir(), 'podclub-cli-'))
+        : await migratedDataDir('podclub-cli-')
     target = { env: {}, open: () => openPglite(dataDir) }
     if (process.env.TEST_ENGINE === 'postgres') {
       const adminUrl = process.env.TEST_DATABASE_URL!

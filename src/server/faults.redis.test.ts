@@ -1,6 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
+import { rm } from 'node:fs/promises'
 import { afterAll, describe, expect, it } from 'vitest'
 import {
   freePort,
@@ -9,6 +7,7 @@ import {
   untilReady,
   type ServerProcess,
 } from './testing/server-process'
+import { migratedDataDir } from './testing/test-db'
 import { startTestSmtp, type TestSmtp } from './testing/smtp'
 import { startTcpProxy, type TcpProxy } from './testing/tcp-proxy'
 import { waitUntil } from './testing/wait'
@@ -39,7 +38,7 @@ describe('a process whose Redis and SMTP server go away and come back', () => {
       port: Number(redisTarget.port || 6379),
     })
     proxies.push(smtpProxy, redisProxy)
-    dataDir = await mkdtemp(path.join(tmpdir(), 'podclub-faults-'))
+    dataDir = await migratedDataDir('podclub-faults-')
     server = startServerProcess(await freePort(), {
       DATA_DIR: dataDir,
       SMTP_URL: `smtp://127.0.0.1:${smtpProxy.port}`,

@@ -1,7 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
+import { rm } from 'node:fs/promises'
 import { afterAll, describe, expect, it } from 'vitest'
 import {
   freePort,
@@ -10,6 +8,7 @@ import {
   untilReady,
   type ServerProcess,
 } from './testing/server-process'
+import { migratedDataDir } from './testing/test-db'
 
 /**
  * PGlite has no connections to lose; its fault is a write the disk refuses. Every file the
@@ -25,7 +24,7 @@ describe('a PGlite process whose disk refuses a write', () => {
   })
 
   it('answers that write with an error, keeps serving, and takes the writes that fit', async () => {
-    dataDir = await mkdtemp(path.join(tmpdir(), 'podclub-faults-'))
+    dataDir = await migratedDataDir('podclub-faults-')
     server = startServerProcess(
       await freePort(),
       { DATA_DIR: dataDir, DEMO: '1', ADMIN_PASSWORD: 'operator-password-1', LOG_LEVEL: 'warn' },

@@ -16,6 +16,7 @@ import {
   untilReady,
   type ServerProcess as Server,
 } from './testing/server-process'
+import { migratedDataDir } from './testing/test-db'
 import { startTestSmtp } from './testing/smtp'
 import { answersOk, waitUntil } from './testing/wait'
 
@@ -58,8 +59,15 @@ const signupBody = (username: string) => ({
 describe('the server process', () => {
   const dirs: string[] = []
   const servers: Server[] = []
+  /** An empty folder, as on a first start. */
   const tempDir = async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'podclub-main-'))
+    dirs.push(dir)
+    return dir
+  }
+  /** A folder a server has started on before: for the tests about something else. */
+  const usedDir = async () => {
+    const dir = await migratedDataDir('podclub-main-')
     dirs.push(dir)
     return dir
   }
@@ -77,7 +85,7 @@ describe('the server process', () => {
   })
 
   it('lets the e-mail being sent finish on SIGTERM, then closes cleanly', async () => {
-    const dataDir = await tempDir()
+    const dataDir = await usedDir()
     const smtp = await startTestSmtp({ acceptDelayMs: 1_500 })
     const server = await start(dataDir, { SMTP_URL: smtp.url })
     const { base, child } = server
@@ -132,7 +140,7 @@ describe('the server process', () => {
   }, 90_000)
 
   it('starts again at once after kill -9, with every write it acknowledged', async () => {
-    const dataDir = await tempDir()
+    const dataDir = await usedDir()
     let t0 = performance.now()
     const first = await start(dataDir)
     await untilReady(first, 'first start')
@@ -179,7 +187,7 @@ describe('the server process', () => {
   }, 120_000)
 
   it('keeps its folder while stopped for 30 s: a second process is refused, and it serves on', async () => {
-    const dataDir = await tempDir()
+    const dataDir = await usedDir()
     const server = await start(dataDir)
     await untilReady(server, 'server ready')
     server.child.kill('SIGSTOP')

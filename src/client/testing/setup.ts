@@ -68,6 +68,7 @@ afterEach(() => {
   }
   window.scrollY = 0
   window.sessionStorage.clear()
+  window.localStorage.clear()
   const errors = takeUnexpectedConsoleErrors()
   if (errors.length > 0) {
     throw new Error(`Unexpected console.error:\n${errors.join('\n---\n')}`)

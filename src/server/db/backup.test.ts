@@ -13,6 +13,7 @@ import {
   untilReady,
   type ServerProcess,
 } from '../testing/server-process'
+import { migratedDataDir } from '../testing/test-db'
 import { openPglite } from './client'
 import { users, waitlistEntries } from './schema/index'
 
@@ -20,6 +21,12 @@ const dirs: string[] = []
 const servers: ServerProcess[] = []
 const tempDir = async () => {
   const dir = await mkdtemp(path.join(tmpdir(), 'podclub-backup-'))
+  dirs.push(dir)
+  return dir
+}
+/** A folder holding a migrated database, as a server leaves it. */
+const usedDir = async () => {
+  const dir = await migratedDataDir('podclub-backup-')
   dirs.push(dir)
   return dir
 }
@@ -38,7 +45,7 @@ async function stop(server: ServerProcess) {
 
 describe('backup and restore on PGlite', () => {
   it('backs up a serving server during a stream of writes; the restore has every write acknowledged before it began, and serves', async () => {
-    const live = await tempDir()
+    const live = await usedDir()
     const server = startServerProcess(await freePort(), { DATA_DIR: live, TRUST_PROXY: '1' })
     servers.push(server)
     await untilReady(server, 'the server to back up')
@@ -134,7 +141,7 @@ describe('backup and restore on PGlite', () => {
   }, 180_000)
 
   it('backs up a folder no server holds by opening it itself, and says when there is none', async () => {
-    const dir = await tempDir()
+    const dir = await usedDir()
     const database = await openPglite(dir)
     await database.db.insert(waitlistEntries).values({ email: 'offline@example.com' })
     await database.close()

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 import { DataDirInUseError, openPglite, openPostgres } from './client'
 import { adminCommand } from '../testing/server-process'
+import { migratedDataDir } from '../testing/test-db'
 import { HOLDER_FILE, type LockKind, lockDataDir, readHolder } from './data-dir-lock'
 
 const root = fileURLToPath(new URL('../../../', import.meta.url))
@@ -51,7 +52,9 @@ describe('PGlite data folder lock', () => {
   })
 
   it('refuses a second opener in this process and the admin CLI in another, naming the holder', async () => {
-    const dir = await tempDir()
+    // A folder a server has used: the lock is the subject, not the first start.
+    const dir = await migratedDataDir('podclub-lock-')
+    dirs.push(dir)
     const first = await openPglite(dir)
     try {
       await expect(openPglite(dir)).rejects.toBeInstanceOf(DataDirInUseError)

@@ -1,22 +1,26 @@
 import { randomBytes } from 'node:crypto'
 import { mkdir, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
+import { PGlite } from '@electric-sql/pglite'
 import pg from 'pg'
 import type { TestProject } from 'vitest/node'
 import { build } from '../../../scripts/build.mjs'
+import { pgdataOf } from '../db/backup'
 import { openMemoryPglite, openPostgres } from '../db/client'
 import { postgresUrlFor, TEMPLATE_DIR } from './test-db'
 
 declare module 'vitest' {
   export interface ProvidedContext {
     pgliteTemplateFile: string
+    pgliteTemplateFolder: string
     postgresTemplateDb: string
   }
 }
 
 /**
  * Migrates one template per engine, once per run: each test file then clones it instead of
- * migrating its own database (a fresh PGlite takes seconds to create). Names are unique per run,
+ * migrating its own database (a fresh PGlite takes seconds to create), and a process test copies
+ * the PGlite one as a DATA_DIR unless its subject is the first start on an empty folder. Names are unique per run,
  * so two runs side by side don't trip over each other.
  */
 export default async function setup(project: TestProject) {
@@ -48,7 +52,14 @@ export default async function setup(project: TestProject) {
   await mkdir(TEMPLATE_DIR, { recursive: true })
   await writeFile(file, Buffer.from(await dump.arrayBuffer()))
   project.provide('pgliteTemplateFile', file)
+  // The same database as a server's DATA_DIR after its first start, for the process tests to copy.
+  const folder = path.join(TEMPLATE_DIR, `pglite-folder-${runId}`)
+  await mkdir(folder)
+  const inFolder = await PGlite.create(pgdataOf(folder), { loadDataDir: dump })
+  await inFolder.close()
+  project.provide('pgliteTemplateFolder', folder)
   return async () => {
     await rm(file, { force: true })
+    await rm(folder, { recursive: true, force: true })
   }
 }

@@ -185,7 +185,8 @@ describe('footer and scroll-to-top', () => {
 
     window.scrollY = 501
     fireEvent.scroll(window)
-    await user.click(screen.getByRole('button', { name: 'Scroll to top' }))
+    // A layout that mounted late (a busy machine) reads the position when it does: wait for it.
+    await user.click(await screen.findByRole('button', { name: 'Scroll to top' }))
     expect(scrollTo).toHaveBeenLastCalledWith(expect.objectContaining({ top: 0 }))
   })
 })
