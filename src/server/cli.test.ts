@@ -72,12 +72,11 @@ describe('the admin CLI', () => {
   /** A folder that must never be created: input is checked before the database is opened. */
   const untouched = path.join(tmpdir(), `podclub-cli-never-${randomBytes(6).toString('hex')}`)
   beforeAll(async () => {
-    dataDir =
-      process.env.TEST_ENGINE === 'postgres'
-        ? await mkdtemp(path.join(tmpdir(), 'podclub-cli-'))
-        : await migratedDataDir('podclub-cli-')
-    target = { env: {}, open: () => openPglite(dataDir) }
-    if (process.env.TEST_ENGINE === 'postgres') {
+    if (process.env.TEST_ENGINE !== 'postgres') {
+      dataDir = await migratedDataDir('podclub-cli-')
+      target = { env: {}, open: () => openPglite(dataDir) }
+    } else {
+      dataDir = await mkdtemp(path.join(tmpdir(), 'podclub-cli-'))
       const adminUrl = process.env.TEST_DATABASE_URL!
       const name = `podclub_test_${randomBytes(6).toString('hex')}`
       const sql = async (query: string) => {
