@@ -123,10 +123,27 @@ const reactRouterProduction = fileURLToPath(
   new URL('./node_modules/react-router/dist/production/', import.meta.url),
 )
 
-export default defineConfig(({ mode }) => ({
+/**
+ * The build of the page's first screen for the server (src/client/entry-server.tsx, `vite build
+ * --ssr entry-server.tsx`, scripts/build.mjs): one self-contained folder, its npm packages bundled in, so a
+ * production install without the page's build tools and libraries runs it.
+ */
+const serverRender = {
+  build: {
+    outDir: fileURLToPath(new URL('./dist/render', import.meta.url)),
+    emptyOutDir: true,
+    sourcemap: true,
+    copyPublicDir: false,
+  },
+  ssr: { noExternal: true, target: 'node' },
+  // React's development builds, which the bundled packages would otherwise choose at run time.
+  define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+} as const
+
+export default defineConfig(({ mode, isSsrBuild }) => ({
   root: 'src/client',
   publicDir: fileURLToPath(new URL('./src/client/public', import.meta.url)),
-  plugins: [react(), tailwindcss(), apiRoutes(), precompress()],
+  plugins: [react(), tailwindcss(), apiRoutes(), ...(isSsrBuild ? [] : [precompress()])],
   resolve: {
     alias: [
       { find: /^#contract\//, replacement: src('contract') },
@@ -140,23 +157,26 @@ export default defineConfig(({ mode }) => ({
         : []),
     ],
   },
-  build: {
-    outDir: fileURLToPath(new URL('./dist/client', import.meta.url)),
-    emptyOutDir: true,
-    sourcemap: true,
-    // Lets `npm run size` follow the home route's chunk, which `/` loads at once.
-    manifest: true,
-    // The first-load budget is checked by `npm run size` (gzip), not by this minified-size warning.
-    chunkSizeWarningLimit: 800,
-    rolldownOptions: {
-      output: {
-        // Everything the entry imports statically loads on every first visit anyway: one file
-        // instead of the few Rolldown would split off (React, the api client) compresses 2 KiB
-        // better and costs fewer requests. Screens stay chunks of their own.
-        codeSplitting: { groups: [{ name: 'app', tags: ['$initial'] }] },
+  ...(isSsrBuild ? serverRender : {}),
+  build: isSsrBuild
+    ? serverRender.build
+    : {
+        outDir: fileURLToPath(new URL('./dist/client', import.meta.url)),
+        emptyOutDir: true,
+        sourcemap: true,
+        // Lets `npm run size` follow the home route's chunk, which `/` loads at once.
+        manifest: true,
+        // The first-load budget is checked by `npm run size` (gzip), not by this minified-size warning.
+        chunkSizeWarningLimit: 800,
+        rolldownOptions: {
+          output: {
+            // Everything the entry imports statically loads on every first visit anyway: one file
+            // instead of the few Rolldown would split off (React, the api client) compresses 2 KiB
+            // better and costs fewer requests. Screens stay chunks of their own.
+            codeSplitting: { groups: [{ name: 'app', tags: ['$initial'] }] },
+          },
+        },
       },
-    },
-  },
   server: {
     port: 5173,
     proxy: { '/api': 'http://127.0.0.1:3000', '/healthz': 'http://127.0.0.1:3000' },

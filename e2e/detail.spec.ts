@@ -5,6 +5,7 @@ import {
   expect,
   expectNoAxeViolations,
   loginThroughPage,
+  openInPageRouter,
   startDemoServer,
   test,
 } from './fixtures'
@@ -158,7 +159,7 @@ test.describe('podclub detail', () => {
     await page.route('**/api/v1/podclubs/*/', (route) =>
       route.fulfill({ status: 503, json: { detail: 'Try again soon.', code: 'INTERNAL' } }),
     )
-    await page.goto('/podclubs/1')
+    await openInPageRouter(page, '/podclubs/1')
     await expect(page.getByRole('alert')).toContainText('Failed to fetch podclub', {
       timeout: 15_000,
     })

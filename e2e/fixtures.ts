@@ -137,6 +137,26 @@ export const DEMO_SEAT_FILLERS = [
   'dee.o',
 ]
 
+/**
+ * The feed as the browser draws it: the server draws /home (docs/decisions/023) but not '/', which
+ * may play the splash. A spec that answers the feed's requests itself (`page.route`) opens this.
+ */
+export const BROWSER_DRAWN_HOME = '/?skipSplash=true'
+
+/**
+ * Opens `path` through the page's own router, from the feed the browser drew: the screen asks the
+ * API from the page, where the spec's `page.route` answers, instead of arriving drawn by the server.
+ */
+export async function openInPageRouter(page: Page, path: string) {
+  await page.goto(BROWSER_DRAWN_HOME)
+  await expect(page.getByRole('heading', { level: 1, name: 'home' })).toBeVisible()
+  await page.evaluate((to) => {
+    window.history.pushState(null, '', to)
+    window.dispatchEvent(new PopStateEvent('popstate'))
+  }, path)
+  await expect(page).toHaveURL(path)
+}
+
 /** Logs in through the login screen. */
 export async function loginThroughPage(page: Page, username: string, password: string) {
   await page.goto('/login')

@@ -1,7 +1,14 @@
 import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
 import { e2e } from './env'
-import { createMember, expect, loginThroughPage, test, waitForMail } from './fixtures'
+import {
+  BROWSER_DRAWN_HOME,
+  createMember,
+  expect,
+  loginThroughPage,
+  test,
+  waitForMail,
+} from './fixtures'
 
 const SHOTS = process.env.E2E_SCREENSHOTS_DIR
 
@@ -194,7 +201,7 @@ test.describe('the home feed', () => {
     })
     // The first answer fails, and so do the query's own retries of a 500.
     failures = 3
-    await page.goto('/home')
+    await page.goto(BROWSER_DRAWN_HOME)
     const alert = page.getByRole('alert').filter({ hasText: 'Failed to load podclubs' })
     await expect(alert).toContainText('Failed to load podclubs. Please try again later.', {
       timeout: 15_000,
@@ -213,7 +220,7 @@ test.describe('the home feed', () => {
         json: { detail: 'Internal server error. Please try again later.' },
       })
     })
-    await page.goto('/home')
+    await page.goto(BROWSER_DRAWN_HOME)
     const alert = page.getByRole('alert').filter({ hasText: 'Failed to load podclubs' })
     await expect(alert).toBeVisible({ timeout: 15_000 })
     expect(Date.now() - firstAskedAt).toBeLessThan(3_000)
@@ -228,7 +235,7 @@ test.describe('the home feed', () => {
       route.fulfill({ status: 200, json: { data: [] } }),
     )
     await page.emulateMedia({ reducedMotion: 'reduce' })
-    await page.goto('/home')
+    await page.goto(BROWSER_DRAWN_HOME)
     const empty = page.getByRole('region', { name: 'Nothing is scheduled yet' })
     await expect(empty).toContainText('No podclub is coming up right now.')
     // A visitor is shown the way in first: proposing is for members.

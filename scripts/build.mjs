@@ -133,8 +133,11 @@ async function tool(name, part) {
   }
 }
 
+/** The page for the browser (dist/client), then its first screen for the server (dist/render). */
 async function buildPage(vite) {
-  await vite.build({ configFile: path.join(root, 'vite.config.ts'), logLevel: 'warn' })
+  const configFile = path.join(root, 'vite.config.ts')
+  await vite.build({ configFile, logLevel: 'warn' })
+  await vite.build({ configFile, logLevel: 'warn', build: { ssr: 'entry-server.tsx' } })
 }
 
 /**

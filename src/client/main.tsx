@@ -1,31 +1,80 @@
 // First: zod must know it may not eval before any screen's schemas load.
 import './lib/zod-jitless'
-import { StrictMode } from 'react'
-import { createRoot } from 'react-dom/client'
-import { createBrowserRouter } from 'react-router'
+import { hydrate } from '@tanstack/react-query'
+import { startTransition, StrictMode } from 'react'
+import { createRoot, hydrateRoot } from 'react-dom/client'
+import { createBrowserRouter, matchRoutes, type RouteObject } from 'react-router'
 import { RouterProvider } from 'react-router/dom'
 import { AppProvider } from './app/provider'
 import { connectSessionExpiry, createAppRoutes } from './app/router'
+import type { ServerState } from './entry-server'
 import { legacySignupPath } from './lib/legacy-links'
 import { createQueryClient } from './lib/query-client'
+import { SERVER_STATE_ID } from './lib/server-state'
 import './styles.css'
 
-// Rewritten before the router starts, so an old invite link loads the register screen
-// directly instead of flashing Home first. The root layout handles in-app hash changes.
-const legacyPath = legacySignupPath(window.location.hash)
-if (legacyPath) window.history.replaceState(null, '', legacyPath)
+/** What the server left in the page when it drew the first screen (entry-server.tsx). */
+function takeServerState(): ServerState | null {
+  const script = document.getElementById(SERVER_STATE_ID)
+  if (!script?.textContent) return null
+  script.remove()
+  return JSON.parse(script.textContent) as ServerState
+}
 
-const queryClient = createQueryClient()
-const router = createBrowserRouter(createAppRoutes(queryClient))
-connectSessionExpiry(queryClient, router)
+/** The first screen's code, before hydrating: the router would draw its fallback meanwhile. */
+async function loadFirstScreen(routes: RouteObject[]) {
+  const lazyMatches = (matchRoutes(routes, window.location) ?? []).filter((m) => m.route.lazy)
+  await Promise.all(
+    lazyMatches.map(async ({ route }) => {
+      if (typeof route.lazy !== 'function') return
+      Object.assign(route, await route.lazy(), { lazy: undefined })
+    }),
+  )
+}
 
-const container = document.getElementById('root')
-if (!container) throw new Error('index.html has no #root element')
+async function start() {
+  const container = document.getElementById('root')
+  if (!container) throw new Error('index.html has no #root element')
+  let serverState = takeServerState()
 
-createRoot(container).render(
-  <StrictMode>
-    <AppProvider queryClient={queryClient}>
-      <RouterProvider router={router} />
-    </AppProvider>
-  </StrictMode>,
-)
+  // Rewritten before the router starts, so an old invite link loads the register screen
+  // directly instead of flashing Home first. The root layout handles in-app hash changes.
+  const legacyPath = legacySignupPath(window.location.hash)
+  if (legacyPath) {
+    window.history.replaceState(null, '', legacyPath)
+    // The server drew the page the link's address named, not the one it leads to.
+    serverState = null
+  }
+
+  const queryClient = createQueryClient()
+  const routes = createAppRoutes(queryClient)
+  if (serverState) {
+    hydrate(queryClient, serverState.queries)
+    await loadFirstScreen(routes)
+  }
+  const router = createBrowserRouter(
+    routes,
+    serverState ? { hydrationData: serverState.router } : undefined,
+  )
+  connectSessionExpiry(queryClient, router)
+
+  const app = (
+    <StrictMode>
+      <AppProvider queryClient={queryClient}>
+        <RouterProvider router={router} />
+      </AppProvider>
+    </StrictMode>
+  )
+  if (serverState) {
+    // As a transition, taking the page over yields to the browser every few milliseconds: the
+    // page stays responsive, and its content (already there) is not held up by one long task.
+    startTransition(() => {
+      hydrateRoot(container, app)
+    })
+  } else {
+    container.replaceChildren()
+    createRoot(container).render(app)
+  }
+}
+
+void start()

@@ -39,6 +39,10 @@ import { staticPagePlugin } from './plugins/static-page'
 export type { AppDeps } from './deps'
 
 export const clientDistDir = fileURLToPath(new URL('../../dist/client', import.meta.url))
+/** The build of the page's first screen for the server (plugins/page-render.ts). */
+export const renderModuleFile = fileURLToPath(
+  new URL('../../dist/render/entry-server.js', import.meta.url),
+)
 
 export type BuildAppOptions = {
   /** The process's pino logger; without one the app logs nothing (tests). */
@@ -47,6 +51,9 @@ export type BuildAppOptions = {
   serveClient?: boolean
   /** Where the built page is; dist/client unless a test brings its own. */
   clientDir?: string
+  /** The module that draws a page's first screen (`renderModuleFile`, main.ts); without one, or
+   * when the build has none, every page address gets the shell. */
+  renderModule?: string
   /** Tests only: routes added inside the API scope, after the features, to see what it adds. */
   extraApiRoutes?: FastifyPluginAsync
 }
@@ -138,6 +145,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
   await app.register(staticPagePlugin, {
     serve: options.serveClient ?? false,
     clientDir: options.clientDir ?? clientDistDir,
+    renderModule: options.renderModule,
   })
 
   return app

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs'
 import path from 'node:path'
-import { buildApp, clientDistDir } from './app'
+import { buildApp, clientDistDir, renderModuleFile } from './app'
 import { type BackgroundWork, createBackgroundWork } from './background'
 import { DataDirInUseError, openDatabase } from './db/client'
 import { bootstrap, resolveSessionSecret } from './features/auth/bootstrap'
@@ -137,7 +137,11 @@ async function main() {
     wakeOutbox: () => wake.wakeOutbox(),
     wakeJobs: () => wake.wakeJobs(),
   }
-  const app = await buildApp(deps, { loggerInstance: log, serveClient })
+  const app = await buildApp(deps, {
+    loggerInstance: log,
+    serveClient,
+    renderModule: serveClient ? renderModuleFile : undefined,
+  })
   opened.push(() => app.close())
   await stopIfAsked()
   await app.listen({ port: env.PORT, host: env.HOST })

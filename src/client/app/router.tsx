@@ -6,7 +6,9 @@ import {
   RootErrorBoundary,
   RouteErrorBoundary,
 } from '#client/components/errors/route-error-boundary'
+import { upcomingPodclubsQueryOptions } from '#client/features/podclubs/api/get-upcoming-podclubs'
 import { hasSeenSplash } from '#client/features/home/lib/splash-seen'
+import { newSeed } from '#client/lib/seeded-random'
 import { setUnauthorizedHandler } from '#client/lib/api-client'
 import { handleSessionExpired, loadUser } from '#client/lib/auth'
 import { AppLoading, RootLayout } from './routes/root'
@@ -14,11 +16,35 @@ import { AppLoading, RootLayout } from './routes/root'
 /** Who may open a route (spec 2 §2, route table). Everyone else is sent to /home. */
 type Access = 'everyone' | 'visitors' | 'members' | 'superusers'
 
+/**
+ * What a screen reads for its first paint, asked for with the session when the server draws the
+ * page (entry-server.tsx), so its HTML holds the content. The browser does not ask ahead: the
+ * screen asks when it mounts, as it always does, and a query the server answered is already in
+ * the cache it hands over.
+ */
+type ScreenData = (
+  queryClient: QueryClient,
+  params: LoaderFunctionArgs['params'],
+) => Promise<unknown>
+
+async function loadScreenData(
+  queryClient: QueryClient,
+  params: LoaderFunctionArgs['params'],
+  screenData: ScreenData | undefined,
+) {
+  if (screenData) await screenData(queryClient, params)
+}
+
 // Every route checks the session in its own loader: React Router does not rerun a parent's
 // loader on each navigation, and the spec wants the user known before every one.
 // An address whose id cannot be one ('/podclubs/abc') is a page that does not exist: the route's
 // error boundary shows the not-found page.
-function guard(queryClient: QueryClient, access: Access, idParams: PageRoute['idParams'] = []) {
+function guard(
+  queryClient: QueryClient,
+  access: Access,
+  idParams: PageRoute['idParams'] = [],
+  screenData?: ScreenData,
+) {
   return async ({ params }: LoaderFunctionArgs) => {
     const user = await loadUser(queryClient)
     if (access === 'visitors' && user) throw redirect('/home')
@@ -26,6 +52,7 @@ function guard(queryClient: QueryClient, access: Access, idParams: PageRoute['id
     if (access === 'superusers' && !user?.is_superuser) throw redirect('/home')
     const isBadId = (name: string) => params[name] !== undefined && !isPageId(params[name])
     if (idParams.some(isBadId)) throw data(null, { status: 404, statusText: 'Not Found' })
+    await loadScreenData(queryClient, params, screenData)
     return null
   }
 }
@@ -35,17 +62,66 @@ function screen(load: () => Promise<{ default: ComponentType }>) {
   return async () => ({ Component: (await load()).default })
 }
 
-export type HomeLoaderData = { skipSplash: boolean }
+/** What a route declares besides its path, access and screen. */
+type RouteOptions = {
+  idParams?: PageRoute['idParams']
+  /** The queries its first paint reads (see ScreenData). */
+  screenData?: ScreenData
+  /**
+   * The server draws its HTML (entry-server.tsx), so its content shows before the page's code
+   * has loaded. Only for screens whose first paint depends on nothing but the address, the
+   * session and the API: not on what this browser stored, nor on a step in progress.
+   */
+  serverRendered?: boolean
+}
+
+/** A route's `handle`: what the server reads to decide whether it draws the page. */
+export type RouteHandle = { serverRendered: boolean }
+
+// Only the server asks for them (loadScreenData): in the browser's bundle they are left out.
+const publicConfig: ScreenData | undefined = import.meta.env.SSR
+  ? async (queryClient) => {
+      const { publicConfigQueryOptions } =
+        await import('#client/features/config/api/get-public-config')
+      await queryClient.prefetchQuery(publicConfigQueryOptions())
+    }
+  : undefined
+const feed: ScreenData | undefined = import.meta.env.SSR
+  ? async (queryClient, params) => {
+      // The cards' seat buttons read the config (the share link's address).
+      await Promise.all([
+        queryClient.prefetchQuery(upcomingPodclubsQueryOptions()),
+        publicConfig?.(queryClient, params),
+      ])
+    }
+  : undefined
+const podclubDetail: ScreenData | undefined = import.meta.env.SSR
+  ? async (queryClient, params) => {
+      const { podclubDetailQueryOptions } =
+        await import('#client/features/podclub-detail/api/get-podclub-detail')
+      await Promise.all([
+        queryClient.prefetchQuery(podclubDetailQueryOptions(params.id ?? '')),
+        publicConfig?.(queryClient, params),
+      ])
+    }
+  : undefined
+
+export type HomeLoaderData = {
+  skipSplash: boolean
+  /** This visit's random touches (seeded-random.ts): the same when the browser takes over. */
+  seed: number
+}
 
 export function createAppRoutes(queryClient: QueryClient): RouteObject[] {
   const route = (
     path: string,
     access: Access,
     load: () => Promise<{ default: ComponentType }>,
-    idParams?: PageRoute['idParams'],
+    { idParams, screenData, serverRendered = false }: RouteOptions = {},
   ): RouteObject => ({
     path,
-    loader: guard(queryClient, access, idParams),
+    loader: guard(queryClient, access, idParams, screenData),
+    handle: { serverRendered } satisfies RouteHandle,
     // Only the query or hash changed (the control panel's ?section=): same screen, same session,
     // so the guard does not run again and the change shows at once.
     shouldRevalidate: ({ currentUrl, nextUrl, defaultShouldRevalidate }) =>
@@ -54,11 +130,13 @@ export function createAppRoutes(queryClient: QueryClient): RouteObject[] {
   })
 
   const loadHome = () => import('./routes/home')
-  const homeLoader = async ({ request }: LoaderFunctionArgs): Promise<HomeLoaderData> => {
+  const homeLoader = async ({ request, params }: LoaderFunctionArgs): Promise<HomeLoaderData> => {
     await loadUser(queryClient)
+    await loadScreenData(queryClient, params, feed)
     const url = new URL(request.url)
     // The splash plays only on '/', not with ?skipSplash=true, and once a visit.
     return {
+      seed: newSeed(),
       skipSplash:
         url.pathname !== '/' || url.searchParams.get('skipSplash') === 'true' || hasSeenSplash(),
     }
@@ -75,33 +153,48 @@ export function createAppRoutes(queryClient: QueryClient): RouteObject[] {
           // Inside the shell, so a broken screen keeps the header and footer around its error.
           ErrorBoundary: RouteErrorBoundary,
           children: [
-            { path: pages.root.path, loader: homeLoader, lazy: screen(loadHome) },
-            { path: pages.home.path, loader: homeLoader, lazy: screen(loadHome) },
+            // '/' may open with the splash, which plays once a visit (this browser's session
+            // storage): the browser draws it.
+            {
+              path: pages.root.path,
+              loader: homeLoader,
+              lazy: screen(loadHome),
+              handle: { serverRendered: false } satisfies RouteHandle,
+            },
+            {
+              path: pages.home.path,
+              loader: homeLoader,
+              lazy: screen(loadHome),
+              handle: { serverRendered: true } satisfies RouteHandle,
+            },
             route(pages.profile.path, 'members', () => import('./routes/profile')),
             route(pages.propose.path, 'members', () => import('./routes/propose')),
-            route(
-              pages.podclub.path,
-              'everyone',
-              () => import('./routes/podclub'),
-              pages.podclub.idParams,
-            ),
-            route(pages.about.path, 'everyone', () => import('./routes/about')),
-            route(pages.login.path, 'visitors', () => import('./routes/login')),
+            route(pages.podclub.path, 'everyone', () => import('./routes/podclub'), {
+              idParams: pages.podclub.idParams,
+              screenData: podclubDetail,
+              serverRendered: true,
+            }),
+            route(pages.about.path, 'everyone', () => import('./routes/about'), {
+              screenData: publicConfig,
+              serverRendered: true,
+            }),
+            route(pages.login.path, 'visitors', () => import('./routes/login'), {
+              serverRendered: true,
+            }),
             route(pages.register.path, 'visitors', () => import('./routes/register')),
-            route(pages.forgotPassword.path, 'visitors', () => import('./routes/forgot-password')),
+            route(pages.forgotPassword.path, 'visitors', () => import('./routes/forgot-password'), {
+              serverRendered: true,
+            }),
             route(pages.passwordReset.path, 'visitors', () => import('./routes/password-reset')),
             route(pages.waitlist.path, 'everyone', () => import('./routes/waitlist')),
             route(pages.confirmEmail.path, 'everyone', () => import('./routes/confirm-email')),
             route(pages.qrInvite.path, 'everyone', () => import('./routes/qr-invite')),
-            route(
-              pages.polls.path,
-              'everyone',
-              () => import('./routes/polls'),
-              pages.polls.idParams,
-            ),
+            route(pages.polls.path, 'everyone', () => import('./routes/polls'), {
+              idParams: pages.polls.idParams,
+            }),
             route(pages.controlPanel.path, 'superusers', () => import('./routes/control-panel')),
             route(pages.unsubscribe.path, 'everyone', () => import('./routes/unsubscribe')),
-            route('*', 'everyone', () => import('./routes/not-found')),
+            route('*', 'everyone', () => import('./routes/not-found'), { serverRendered: true }),
           ],
         },
       ],

@@ -1,4 +1,5 @@
 import { CLUB_TIME_ZONE, viewerTimeOf } from '#contract/club-time'
+import { useIsHydrated } from '#client/lib/hydration'
 
 /** The time zone of this browser ('Europe/Berlin'), or New York's when it cannot tell. */
 export function viewerTimeZone(): string {
@@ -29,7 +30,8 @@ type ClubTimeProps = {
 
 /**
  * A podclub's time: New York's, the club's reference, and beside it the viewer's own when their
- * zone differs.
+ * zone differs. The server does not know the viewer's zone: the viewer's line comes once the
+ * browser has taken the page over.
  */
 export function ClubTime({
   startsAt,
@@ -38,8 +40,9 @@ export function ClubTime({
   show = 'date-time',
   className,
 }: ClubTimeProps) {
+  const isHydrated = useIsHydrated()
   const date = new Date(startsAt)
-  const local = Number.isNaN(date.getTime()) ? null : localTimeOf(date)
+  const local = !isHydrated || Number.isNaN(date.getTime()) ? null : localTimeOf(date)
   return (
     <span className={className}>
       <time dateTime={startsAt}>

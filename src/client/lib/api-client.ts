@@ -108,6 +108,18 @@ export function setUnauthorizedHandler(handler: UnauthorizedHandler | null) {
   }
 }
 
+/** How a request reaches the API: the browser's `fetch`, read when called (tests stub it). */
+type ApiTransport = (url: string, init: RequestInit) => Promise<Response>
+let transport: ApiTransport = (url, init) => fetch(url, init)
+
+/**
+ * Sends the API's requests another way: drawing a page on the server (entry-server.tsx), they go
+ * to the server's own routes with the visitor's cookie instead of over the network.
+ */
+export function setApiTransport(send: ApiTransport) {
+  transport = send
+}
+
 export type QueryParams = Record<string, string | number | boolean | null | undefined>
 
 /** An endpoint the page calls: one of the API's, answering JSON. */
@@ -288,7 +300,7 @@ export async function callApi<E extends ApiEndpoint>(
       error.code === 'CSRF_FAILED' &&
       MUTATING_METHODS.has(endpoint.method)
     ) {
-      await fetch(apiUrl(apiRoutes.getWhoami, {}), {
+      await transport(apiUrl(apiRoutes.getWhoami, {}), {
         credentials: 'include',
         signal: request.signal,
       }).catch(() => undefined)
@@ -310,7 +322,7 @@ async function sendRequest(endpoint: ApiRoute, options: RequestOptions): Promise
 
   let response: Response
   try {
-    response = await fetch(
+    response = await transport(
       apiUrl(endpoint, (options.params ?? {}) as PathParams<string>, options.query),
       {
         method,

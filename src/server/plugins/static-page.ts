@@ -4,22 +4,30 @@ import fastifyStatic from '@fastify/static'
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { isApiPath, sendError } from './errors'
+import { createPageRenderer } from './page-render'
 
 export type StaticPageOptions = {
   /** Serve the built page (main.ts in production); off, only the API answers. */
   serve: boolean
   /** The build's folder, with index.html at its root. */
   clientDir: string
+  /** The build's module that draws a page's first screen on the server (page-render.ts). */
+  renderModule: string | undefined
 }
 
 /**
- * The built page: its files as the build wrote them (pre-compressed, see docs/decisions/007),
- * and index.html for every other GET of a page address, which the client router draws (its own
- * not-found page included). Whatever else nothing answered is a 404 in the API's error shape.
+ * The built page: its files as the build wrote them (pre-compressed, see docs/decisions/007), and
+ * for every other GET of a page address the page with its first screen drawn on the server
+ * (page-render.ts) or, for a screen the browser draws, index.html as it is, which the client
+ * router draws (its own not-found page included). Whatever else nothing answered is a 404 in the
+ * API's error shape.
  */
 export const staticPagePlugin = fp<StaticPageOptions>(
-  async (app: FastifyInstance, { serve, clientDir }) => {
-    const hasClient = serve && existsSync(path.join(clientDir, 'index.html'))
+  async (app: FastifyInstance, { serve, clientDir, renderModule }) => {
+    const template = path.join(clientDir, 'index.html')
+    const hasClient = serve && existsSync(template)
+    const renderer =
+      hasClient && renderModule ? await createPageRenderer(app, { renderModule, template }) : null
     if (hasClient) {
       await app.register(fastifyStatic, {
         root: clientDir,
@@ -39,9 +47,12 @@ export const staticPagePlugin = fp<StaticPageOptions>(
       })
     }
 
-    app.setNotFoundHandler((request, reply) => {
+    app.setNotFoundHandler(async (request, reply) => {
       const isPage =
         (request.method === 'GET' || request.method === 'HEAD') && !isApiPath(request.url)
+      if (renderer && request.method === 'GET' && isPage && (await renderer.send(request, reply))) {
+        return reply
+      }
       if (hasClient && isPage) {
         // sendFile picks index.html.br or .gz too when the browser accepts them.
         return reply.header('cache-control', 'no-cache').sendFile('index.html')

@@ -11,6 +11,7 @@ import { ThinkerCard } from '#client/features/home/components/thinker-card'
 import { PodclubFeed } from '#client/features/podclubs/components/podclub-feed'
 import type { BlockType } from '#client/features/podclubs/lib/build-feed'
 import { useUser } from '#client/lib/auth'
+import { AfterHydration } from '#client/lib/hydration'
 import type { HomeLoaderData } from '../router'
 
 // The members' two cards hold forms, and with them the form library: they load apart, so a
@@ -25,21 +26,25 @@ function FormCardPlaceholder() {
   return <div className="h-full min-h-80 rounded-sm border border-line bg-paper-raised" />
 }
 
-function renderBlock(block: BlockType, index: number) {
+function renderBlock(block: BlockType, index: number, seed: number) {
   switch (block) {
     case 'invite':
       return (
-        <Suspense fallback={<FormCardPlaceholder />}>
-          <InviteCard />
-        </Suspense>
+        <AfterHydration fallback={<FormCardPlaceholder />}>
+          <Suspense fallback={<FormCardPlaceholder />}>
+            <InviteCard />
+          </Suspense>
+        </AfterHydration>
       )
     case 'join':
-      return <JoinCard instance={index} />
+      return <JoinCard instance={index} seed={seed} />
     case 'propose':
       return (
-        <Suspense fallback={<FormCardPlaceholder />}>
-          <SuggestCard />
-        </Suspense>
+        <AfterHydration fallback={<FormCardPlaceholder />}>
+          <Suspense fallback={<FormCardPlaceholder />}>
+            <SuggestCard />
+          </Suspense>
+        </AfterHydration>
       )
     case 'about':
       return <AboutCard />
@@ -58,7 +63,7 @@ type SplashState = 'showing' | 'dismissing' | 'gone'
 
 /** '/' (with the splash) and '/home' (without): the feed of upcoming podclubs and the club's cards. */
 export default function HomeRoute() {
-  const { skipSplash } = useLoaderData<HomeLoaderData>()
+  const { skipSplash, seed } = useLoaderData<HomeLoaderData>()
   const user = useUser()
   const [splash, setSplash] = useState<SplashState>(skipSplash ? 'gone' : 'showing')
   const isMember = user !== null
@@ -81,7 +86,10 @@ export default function HomeRoute() {
         }`}
       >
         <ContentLayout title="home">
-          <PodclubFeed username={user?.username ?? null} renderBlock={renderBlock} />
+          <PodclubFeed
+            username={user?.username ?? null}
+            renderBlock={(block, index) => renderBlock(block, index, seed)}
+          />
         </ContentLayout>
       </div>
     </>

@@ -12,6 +12,7 @@ import {
 import { SeatAction } from '#client/features/podclubs/components/seat-action'
 import { isNotFoundError } from '#client/lib/api-client'
 import { useUser } from '#client/lib/auth'
+import { AfterHydration } from '#client/lib/hydration'
 import { toast } from '#client/lib/toast'
 
 // A completed podclub's hindsights hold a form, and with it the form library and the contract's
@@ -20,6 +21,10 @@ const HindsightsCard = lazy(() =>
   import('#client/features/hindsights/components/hindsights-card').then((m) => ({
     default: m.HindsightsCard,
   })),
+)
+
+const hindsightsPlaceholder = (
+  <div className="min-h-80 rounded-sm border border-line bg-paper-raised" />
 )
 
 export default function PodclubRoute() {
@@ -69,15 +74,15 @@ export default function PodclubRoute() {
       <div className="grid gap-6 lg:grid-cols-[2fr_1fr]">
         <div className="grid content-start gap-6">
           {isCompleted && data.hindsights ? (
-            <Suspense
-              fallback={<div className="min-h-80 rounded-sm border border-line bg-paper-raised" />}
-            >
-              <HindsightsCard
-                podclubId={data.id}
-                hindsights={data.hindsights}
-                onPosted={() => podclub.refetch()}
-              />
-            </Suspense>
+            <AfterHydration fallback={hindsightsPlaceholder}>
+              <Suspense fallback={hindsightsPlaceholder}>
+                <HindsightsCard
+                  podclubId={data.id}
+                  hindsights={data.hindsights}
+                  onPosted={() => podclub.refetch()}
+                />
+              </Suspense>
+            </AfterHydration>
           ) : null}
           {isCompleted && data.chatlog !== undefined ? (
             <ChatlogCard chatlog={data.chatlog} />

@@ -1,6 +1,5 @@
 import { apiRoutes } from 'virtual:api-routes'
-import { useQueryClient, type QueryClient } from '@tanstack/react-query'
-import { useEffect } from 'react'
+import type { QueryClient } from '@tanstack/react-query'
 import type { LiveEventName, LiveEvents, LivePodclub, LivePoll, LiveSeat } from '#contract/live'
 import type { Podclub } from '#contract/podclubs'
 import type { Poll } from '#contract/polls'
@@ -91,40 +90,35 @@ const handlers: { [N in LiveEventName]: (qc: QueryClient, data: LiveEvents[N]) =
 }
 
 /**
- * Holds the stream open while the page is, as the visitor or member `viewer` names (it opens
- * again when that changes, so a member's stream carries their own place). The browser
- * reconnects by itself with `Last-Event-ID`; while the stream is down, coming back to the tab
- * reads the feed, polls and profile again instead.
+ * Opens the stream and applies what it brings to the cache; returns the function that closes it.
+ * The browser reconnects by itself with `Last-Event-ID`; while the stream is down, coming back
+ * to the tab reads the feed, polls and profile again instead.
  */
-export function useLiveUpdates(viewer: string | null) {
-  const queryClient = useQueryClient()
-  useEffect(() => {
-    if (typeof EventSource === 'undefined') return
-    const source = new EventSource(apiUrl(apiRoutes.liveEvents, {}))
-    const listeners = Object.entries(handlers).map(([name, handle]) => {
-      const listener = (event: MessageEvent<string>) => {
-        try {
-          ;(handle as (qc: QueryClient, data: unknown) => void)(queryClient, JSON.parse(event.data))
-        } catch {
-          // An event the page cannot read changes nothing.
-        }
+export function connectLiveUpdates(queryClient: QueryClient): () => void {
+  const source = new EventSource(apiUrl(apiRoutes.liveEvents, {}))
+  const listeners = Object.entries(handlers).map(([name, handle]) => {
+    const listener = (event: MessageEvent<string>) => {
+      try {
+        ;(handle as (qc: QueryClient, data: unknown) => void)(queryClient, JSON.parse(event.data))
+      } catch {
+        // An event the page cannot read changes nothing.
       }
-      source.addEventListener(name, listener)
-      return [name, listener] as const
-    })
-    const catchUp = () => {
-      if (source.readyState === EventSource.OPEN || document.visibilityState !== 'visible') return
-      void queryClient.invalidateQueries({ queryKey: [PODCLUBS_SCOPE] })
-      void queryClient.invalidateQueries({ queryKey: ['polls'] })
-      void queryClient.invalidateQueries({ queryKey: profileQueryOptions().queryKey })
     }
-    window.addEventListener('focus', catchUp)
-    document.addEventListener('visibilitychange', catchUp)
-    return () => {
-      source.close()
-      for (const [name, listener] of listeners) source.removeEventListener(name, listener)
-      window.removeEventListener('focus', catchUp)
-      document.removeEventListener('visibilitychange', catchUp)
-    }
-  }, [viewer, queryClient])
+    source.addEventListener(name, listener)
+    return [name, listener] as const
+  })
+  const catchUp = () => {
+    if (source.readyState === EventSource.OPEN || document.visibilityState !== 'visible') return
+    void queryClient.invalidateQueries({ queryKey: [PODCLUBS_SCOPE] })
+    void queryClient.invalidateQueries({ queryKey: ['polls'] })
+    void queryClient.invalidateQueries({ queryKey: profileQueryOptions().queryKey })
+  }
+  window.addEventListener('focus', catchUp)
+  document.addEventListener('visibilitychange', catchUp)
+  return () => {
+    source.close()
+    for (const [name, listener] of listeners) source.removeEventListener(name, listener)
+    window.removeEventListener('focus', catchUp)
+    document.removeEventListener('visibilitychange', catchUp)
+  }
 }

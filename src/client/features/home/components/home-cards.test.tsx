@@ -234,7 +234,7 @@ describe('JoinCard', () => {
   it('has eight taglines, one of them shown, and a way to /register, at least 400 px tall', async () => {
     expect(TAGLINES).toHaveLength(8)
     expect(TAGLINES).toContain('no bots. no ai. no bs.')
-    inRouter(<JoinCard instance={0} />)
+    inRouter(<JoinCard instance={0} seed={7} />)
     const join = await screen.findByRole('link', { name: '[ join the club ]' })
     expect(join).toHaveAttribute('href', '/register')
     expect(screen.getByText('Ready to talk about more than just the weather?')).toBeVisible()
@@ -245,7 +245,7 @@ describe('JoinCard', () => {
 
   it('picks one of four palettes by its instance number', async () => {
     const paletteOf = async (instance: number) => {
-      const { unmount } = inRouter(<JoinCard instance={instance} />)
+      const { unmount } = inRouter(<JoinCard instance={instance} seed={7} />)
       const card = (await screen.findByRole('link', { name: '[ join the club ]' })).closest(
         '.min-h-\\[400px\\]',
       )!

@@ -1,4 +1,5 @@
 import { useRef, useState } from 'react'
+import { seededRandom } from '#client/lib/seeded-random'
 import { Link } from 'react-router'
 import { Button } from '#client/components/ui/button'
 import { useAnimationGate, useWebAnimations } from '../hooks/use-animation-gate'
@@ -13,9 +14,22 @@ const PALETTES = [
 ] as const
 const SPARKLES = 15
 
+type JoinCardProps = {
+  /** Its place in the feed: picks the palette. */
+  instance?: number
+  /** Picks the tagline and the sparkles (seeded-random.ts), so the server's and the browser's agree. */
+  seed: number
+}
+
 /** For visitors (spec 1 §2, Join card): a tagline, sparkles and the way to sign up. */
-export function JoinCard({ instance = 0 }: { instance?: number }) {
-  const [tagline] = useState(() => TAGLINES[Math.floor(Math.random() * TAGLINES.length)]!)
+export function JoinCard({ instance = 0, seed }: JoinCardProps) {
+  const [{ tagline, sparkles }] = useState(() => {
+    const random = seededRandom(seed + instance)
+    return {
+      tagline: TAGLINES[Math.floor(random() * TAGLINES.length)]!,
+      sparkles: drawSparkles(random),
+    }
+  })
   const palette = PALETTES[((instance % PALETTES.length) + PALETTES.length) % PALETTES.length]
   const { ref, isActive } = useAnimationGate<HTMLDivElement>()
   return (
@@ -23,7 +37,7 @@ export function JoinCard({ instance = 0 }: { instance?: number }) {
       ref={ref}
       className={`relative flex h-full min-h-[400px] flex-col justify-between overflow-hidden rounded-sm bg-gradient-to-br p-6 text-on-accent ${palette}`}
     >
-      <Sparkles isActive={isActive} />
+      <Sparkles sparkles={sparkles} isActive={isActive} />
       <p className="relative font-mono text-2xl leading-tight font-semibold text-balance">
         {tagline}
       </p>
@@ -47,10 +61,9 @@ type Sparkle = {
   twinkleAtMs: number
 }
 
-const random = (min: number, max: number) => min + Math.random() * (max - min)
-
 /** Each sparkle's place, size and pace, drawn once for the card's life. */
-function drawSparkles(): Sparkle[] {
+function drawSparkles(next: () => number): Sparkle[] {
+  const random = (min: number, max: number) => min + next() * (max - min)
   return Array.from({ length: SPARKLES }, () => {
     const driftMs = random(20_000, 80_000)
     const twinkleMs = random(900, 1_400)
@@ -70,8 +83,7 @@ function drawSparkles(): Sparkle[] {
  * that the compositor runs: the page's main thread rests while they move. They pause off screen
  * or in a hidden tab, and stand still, scattered, for reduced motion.
  */
-function Sparkles({ isActive }: { isActive: boolean }) {
-  const [sparkles] = useState(drawSparkles)
+function Sparkles({ sparkles, isActive }: { sparkles: Sparkle[]; isActive: boolean }) {
   const layer = useRef<HTMLDivElement>(null)
   useWebAnimations(() => {
     const columns = [...(layer.current?.children ?? [])] as HTMLElement[]

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react'
+import { useIsHydrated } from '#client/lib/hydration'
 
 const REDUCED_MOTION = '(prefers-reduced-motion: reduce)'
 
@@ -28,8 +29,12 @@ function subscribeVisibility(onChange: () => void) {
  */
 export function useAnimationGate<T extends Element>() {
   const ref = useRef<T>(null)
-  // Without IntersectionObserver (old browsers, tests) the element counts as on screen.
-  const [isOnScreen, setIsOnScreen] = useState(() => typeof IntersectionObserver === 'undefined')
+  // Still in the server's HTML and while the browser takes it over; then as the observer says, and
+  // without IntersectionObserver (old browsers, tests) the element counts as on screen.
+  const isHydrated = useIsHydrated()
+  const hasObserver = typeof IntersectionObserver !== 'undefined'
+  const [isSeen, setIsSeen] = useState(false)
+  const isOnScreen = isHydrated && (isSeen || !hasObserver)
   const isTabVisible = useSyncExternalStore(
     subscribeVisibility,
     () => document.visibilityState !== 'hidden',
@@ -40,7 +45,7 @@ export function useAnimationGate<T extends Element>() {
   useEffect(() => {
     const element = ref.current
     if (!element || typeof IntersectionObserver === 'undefined') return
-    const observer = new IntersectionObserver(([entry]) => setIsOnScreen(!!entry?.isIntersecting))
+    const observer = new IntersectionObserver(([entry]) => setIsSeen(!!entry?.isIntersecting))
     observer.observe(element)
     return () => observer.disconnect()
   }, [])

@@ -58,7 +58,7 @@ export function PodclubFeed({ username, renderBlock }: PodclubFeedProps) {
       <ul
         ref={masonry}
         aria-label="Upcoming podclubs"
-        className="grid auto-rows-[4px] grid-cols-1 gap-x-4 md:grid-cols-2 lg:grid-cols-3"
+        className="grid grid-cols-1 gap-x-4 gap-y-4 data-packed:auto-rows-[4px] data-packed:gap-y-0 md:grid-cols-2 lg:grid-cols-3"
       >
         {buildFeed(feed.data, !!username).map((item, index) => (
           <li key={item.key} className="min-w-0 self-start">

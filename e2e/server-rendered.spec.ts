@@ -1,0 +1,96 @@
+import type { Browser, BrowserContextOptions } from '@playwright/test'
+import { createPodclub, DEMO_PASSWORD, expect, loginThroughPage, test } from './fixtures'
+
+/**
+ * The first screen the server draws (docs/decisions/023): its content is in the HTML, before and
+ * without the page's code, and the browser takes it over without drawing it again (any hydration
+ * error fails the spec through the fixture's page-error check).
+ */
+
+/** A context that runs no script: what it shows, the server's HTML shows. */
+function withoutScripts(browser: Browser, storageState?: BrowserContextOptions['storageState']) {
+  return browser.newContext({ javaScriptEnabled: false, storageState })
+}
+
+test.describe('pages drawn on the server', () => {
+  test('a visitor gets the feed, a podclub, about and login as HTML, titled, before any script', async ({
+    browser,
+    playwright,
+  }) => {
+    // A `$&` is a replacement pattern and `</script>` would end the page's state element: both
+    // must arrive as the text they are.
+    const podclub = await createPodclub(playwright, {
+      title: `Costs $& Benefits </script><b>bold</b> ${Date.now()}`,
+    })
+    const context = await withoutScripts(browser)
+    const page = await context.newPage()
+
+    await page.goto('/home')
+    await expect(page).toHaveTitle('home · podclub')
+    const feed = page.getByRole('list', { name: 'Upcoming podclubs' })
+    await expect(feed.getByRole('article', { name: podclub.title })).toBeVisible()
+    await expect(page.getByRole('link', { name: '[ join the club ]' }).first()).toBeVisible()
+    await expect(page.getByRole('banner').getByRole('link', { name: '[ login ]' })).toBeVisible()
+
+    await page.goto(`/podclubs/${podclub.id}`)
+    await expect(page).toHaveTitle(`${podclub.title} · podclub`)
+    await expect(page.getByRole('heading', { level: 1, name: podclub.title })).toBeVisible()
+    await expect(page.getByRole('link', { name: '[ login to register ]' })).toBeVisible()
+    await expect(page.getByRole('main').locator('b')).toHaveCount(0)
+
+    await page.goto('/about')
+    await expect(page).toHaveTitle('about · podclub')
+    await expect(page.getByRole('heading', { level: 1, name: 'about' })).toBeVisible()
+
+    await page.goto('/login')
+    await expect(page.getByLabel('Username')).toBeVisible()
+    await expect(page.getByLabel('Password')).toBeVisible()
+    await context.close()
+  })
+
+  test("a member's pages are drawn for them, and a visitors' page sends them home", async ({
+    browser,
+    page,
+  }) => {
+    await loginThroughPage(page, 'maya.r', DEMO_PASSWORD)
+    const session = await page.context().storageState()
+    const context = await withoutScripts(browser, session)
+    const member = await context.newPage()
+
+    await member.goto('/home')
+    const header = member.getByRole('banner')
+    await expect(header.getByRole('link', { name: '[ login ]' })).toHaveCount(0)
+    await expect(member.getByRole('link', { name: '[ join the club ]' })).toHaveCount(0)
+    await expect(member.getByRole('list', { name: 'Upcoming podclubs' })).toBeVisible()
+
+    const answer = await member.request.get('/login', { maxRedirects: 0 })
+    expect(answer.status()).toBe(302)
+    expect(answer.headers()['location']).toBe('/home')
+    await context.close()
+  })
+
+  test('a page the server drew works once its code has run: a visitor logs in from it', async ({
+    page,
+  }) => {
+    const answer = await page.goto('/login')
+    expect(await answer?.text()).toContain('id="server-state"')
+    // The CSRF cookie came with the page: the first write needs no extra round trip.
+    const cookies = await page.context().cookies()
+    expect(cookies.map((c) => c.name)).toContain('csrftoken')
+    await page.getByLabel('Username').fill('jon.b')
+    await page.getByLabel('Password').fill(DEMO_PASSWORD)
+    await page.getByRole('button', { name: /log ?in/i }).click()
+    await expect(page).toHaveURL(/\/home$/)
+    await expect(page.getByRole('banner').getByRole('link', { name: '[ login ]' })).toHaveCount(0)
+  })
+
+  test('the browser draws the pages that depend on it: the splash on / and a missing podclub', async ({
+    request,
+  }) => {
+    for (const path of ['/', '/podclubs/99999', '/profile']) {
+      const html = await (await request.get(path)).text()
+      expect(html, path).toContain('<div id="root"></div>')
+      expect(html, path).not.toContain('id="server-state"')
+    }
+  })
+})

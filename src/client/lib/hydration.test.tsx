@@ -1,0 +1,66 @@
+import { act } from '@testing-library/react'
+import { hydrateRoot } from 'react-dom/client'
+import { renderToString } from 'react-dom/server'
+import { describe, expect, it, vi } from 'vitest'
+import { ClubTime } from '#client/components/club-time'
+import { JoinCard } from '#client/features/home/components/join-card'
+import { MemoryRouter } from 'react-router'
+import { AfterHydration } from './hydration'
+
+/** Draws `ui` as the server would, then takes it over as the browser does; returns its errors. */
+async function serverThenBrowser(ui: React.ReactElement) {
+  const container = document.createElement('div')
+  container.innerHTML = renderToString(ui)
+  document.body.append(container)
+  const serverHtml = container.innerHTML
+  const errors: unknown[] = []
+  const root = await act(async () =>
+    hydrateRoot(container, ui, { onRecoverableError: (error) => errors.push(error) }),
+  )
+  return { container, serverHtml, errors, unmount: () => act(() => root.unmount()) }
+}
+
+describe('taking over a page the server drew', () => {
+  it('AfterHydration: the fallback in the HTML and while taking over, its children after', async () => {
+    const ui = (
+      <AfterHydration fallback={<p>placeholder</p>}>
+        <p>the card</p>
+      </AfterHydration>
+    )
+    const page = await serverThenBrowser(ui)
+    expect(page.serverHtml).toBe('<p>placeholder</p>')
+    expect(page.container.innerHTML).toBe('<p>the card</p>')
+    expect(page.errors).toEqual([])
+    await page.unmount()
+  })
+
+  it("ClubTime: the viewer's own time comes after, so the server's HTML matches", async () => {
+    // The browser's zone (jsdom: the process's) is not New York's: force one that differs.
+    const zone = vi
+      .spyOn(Intl.DateTimeFormat.prototype, 'resolvedOptions')
+      .mockReturnValue({ timeZone: 'Europe/Berlin' } as Intl.ResolvedDateTimeFormatOptions)
+    const page = await serverThenBrowser(
+      <ClubTime
+        startsAt="2026-12-18T00:30:00.000Z"
+        prettyDate="Thursday, December 17, 2026"
+        prettyTime="7:30 PM EST"
+      />,
+    )
+    expect(page.serverHtml).not.toContain('your time')
+    expect(page.container).toHaveTextContent('your time: Fri, Dec 18, 1:30 AM')
+    expect(page.errors).toEqual([])
+    zone.mockRestore()
+    await page.unmount()
+  })
+
+  it('JoinCard: the same seed draws the same tagline and sparkles on both sides', async () => {
+    const page = await serverThenBrowser(
+      <MemoryRouter>
+        <JoinCard instance={2} seed={12345} />
+      </MemoryRouter>,
+    )
+    expect(page.errors).toEqual([])
+    expect(page.container.innerHTML).toBe(page.serverHtml)
+    await page.unmount()
+  })
+})

@@ -1,0 +1,133 @@
+import { existsSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
+import { pathToFileURL } from 'node:url'
+import { promisify } from 'node:util'
+import { brotliCompress, constants as zlib, gzip } from 'node:zlib'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { REQUEST_ID_HEADER } from './request-id'
+
+/**
+ * The first screen drawn on the server (docs/decisions/023): the build's render module
+ * (src/client/entry-server.tsx, built into dist/render) draws a page's HTML with the same routes
+ * and components as the browser; its API requests go to this server's own routes through
+ * `app.inject`, with the visitor's cookie and address, so every rule of the API applies as if
+ * the browser had asked.
+ */
+
+type ApiTransport = (url: string, init: RequestInit) => Promise<Response>
+
+/** What the render module answers (its `RenderedPage`). */
+type RenderedPage =
+  | { kind: 'page'; status: number; head: string; body: string; stateScript: string }
+  | { kind: 'redirect'; status: number; location: string }
+  | { kind: 'shell' }
+
+type RenderModule = { renderPage: (url: URL, send: ApiTransport) => Promise<RenderedPage> }
+
+/** Longer than this and the browser draws the page from the shell: it is not held up. */
+const RENDER_TIMEOUT_MS = 2_000
+
+const ROOT = '<div id="root"></div>'
+const TITLE = /<title>[^<]*<\/title>/
+
+const brotli = promisify(brotliCompress)
+const gzipAsync = promisify(gzip)
+
+/** A page drawn per request is compressed per request: quickly, not as tightly as the build. */
+async function compressed(request: FastifyRequest, reply: FastifyReply, html: string) {
+  const accepted = new Set(
+    String(request.headers['accept-encoding'] ?? '')
+      .split(',')
+      .map((entry) => entry.trim().split(/\s*;\s*q=/))
+      .filter(([, quality]) => quality === undefined || Number(quality) > 0)
+      .map(([name]) => name?.toLowerCase()),
+  )
+  const accepts = (name: string) => accepted.has(name)
+  reply.header('vary', 'accept-encoding')
+  if (accepts('br')) {
+    reply.header('content-encoding', 'br')
+    return brotli(html, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } })
+  }
+  if (accepts('gzip')) {
+    reply.header('content-encoding', 'gzip')
+    return gzipAsync(html, { level: 6 })
+  }
+  return html
+}
+
+export type PageRenderer = {
+  /** Sends the page drawn for this request; false when the shell is to be sent instead. */
+  send: (request: FastifyRequest, reply: FastifyReply) => Promise<boolean>
+}
+
+/** Loads the render module and the page's template; null when the build has no render module. */
+export async function createPageRenderer(
+  app: FastifyInstance,
+  { renderModule, template }: { renderModule: string; template: string },
+): Promise<PageRenderer | null> {
+  if (!existsSync(renderModule)) return null
+  const { renderPage } = (await import(pathToFileURL(renderModule).href)) as RenderModule
+  const page = await readFile(template, 'utf8')
+  if (!page.includes(ROOT)) throw new Error(`${template} has no ${ROOT} to draw the page into`)
+
+  return {
+    async send(request, reply) {
+      const cookies: string[] = []
+      const transport: ApiTransport = async (url, init) => {
+        const answer = await app.inject({
+          method: (init.method ?? 'GET') as 'GET',
+          url,
+          headers: {
+            accept: 'application/json',
+            ...(request.headers.cookie ? { cookie: request.headers.cookie } : {}),
+            ...(request.headers['user-agent']
+              ? { 'user-agent': request.headers['user-agent'] }
+              : {}),
+            [REQUEST_ID_HEADER]: request.id,
+          },
+          remoteAddress: request.ip,
+        })
+        // Whoami hands out the CSRF cookie the page's first write needs.
+        const setCookie = answer.headers['set-cookie']
+        if (setCookie) cookies.push(...(Array.isArray(setCookie) ? setCookie : [setCookie]))
+        return new Response(answer.rawPayload, {
+          status: answer.statusCode,
+          headers: { 'content-type': String(answer.headers['content-type'] ?? '') },
+        })
+      }
+
+      let timer: NodeJS.Timeout | undefined
+      const timeout = new Promise<RenderedPage>((resolve) => {
+        timer = setTimeout(() => resolve({ kind: 'shell' }), RENDER_TIMEOUT_MS)
+      })
+      let rendered: RenderedPage
+      try {
+        const url = new URL(request.url, 'http://page.invalid')
+        rendered = await Promise.race([renderPage(url, transport), timeout])
+      } catch (err) {
+        // The browser draws the page as it would without the server's help.
+        request.log.warn({ err }, 'could not draw the page on the server; sending the shell')
+        return false
+      } finally {
+        clearTimeout(timer)
+      }
+      if (rendered.kind === 'shell') return false
+
+      if (cookies.length > 0) reply.header('set-cookie', cookies)
+      reply.header('cache-control', 'private, no-cache')
+      if (rendered.kind === 'redirect') {
+        await reply.redirect(rendered.location, rendered.status)
+        return true
+      }
+      // Replaced by functions: a `$` in what members wrote is text, not a replacement pattern.
+      const title = TITLE.exec(rendered.head)?.[0]
+      const html = page
+        .replace(TITLE, (own) => title ?? own)
+        .replace('</head>', () => `${rendered.head.replace(TITLE, '')}</head>`)
+        .replace(ROOT, () => `<div id="root">${rendered.body}</div>${rendered.stateScript}`)
+      reply.code(rendered.status).type('text/html; charset=utf-8')
+      await reply.send(await compressed(request, reply, html))
+      return true
+    },
+  }
+}
