@@ -207,14 +207,20 @@ try {
   mkdirSync(REPORT_DIR, { recursive: true })
   for (const page of pages) {
     const results = []
+    const audit = async () =>
+      (
+        await lighthouse(`${server.baseUrl}${page.path}`, {
+          port: chrome.port,
+          output: 'json',
+          logLevel: 'error',
+          onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
+          ...(page.cookie ? { extraHeaders: { Cookie: page.cookie } } : {}),
+        })
+      ).lhr
     for (let run = 1; run <= runs; run++) {
-      const { lhr } = await lighthouse(`${server.baseUrl}${page.path}`, {
-        port: chrome.port,
-        output: 'json',
-        logLevel: 'error',
-        onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
-        ...(page.cookie ? { extraHeaders: { Cookie: page.cookie } } : {}),
-      })
+      let lhr = await audit()
+      // Lighthouse sometimes fails to record a trace (NO_NAVSTART on a busy machine): once more.
+      if (lhr.runtimeError) lhr = await audit()
       if (lhr.runtimeError) throw new Error(`${page.name}: ${lhr.runtimeError.message}`)
       results.push(lhr)
     }

@@ -1,5 +1,5 @@
 import { CLUB_TIME_ZONE, viewerTimeOf } from '#contract/club-time'
-import { useIsHydrated } from '#client/lib/hydration'
+import { useEffect, useState } from 'react'
 
 /** The time zone of this browser ('Europe/Berlin'), or New York's when it cannot tell. */
 export function viewerTimeZone(): string {
@@ -8,6 +8,21 @@ export function viewerTimeZone(): string {
   } catch {
     return CLUB_TIME_ZONE
   }
+}
+
+/**
+ * This browser's time zone, or null until it is known. The server does not know it, so a page
+ * the server drew shows it once the browser has taken over; and its first reading starts Intl's
+ * locale data, a long task on a phone, so it waits for a task of its own instead of lengthening
+ * the one that takes the page over.
+ */
+function useViewerTimeZone(): string | null {
+  const [zone, setZone] = useState<string | null>(null)
+  useEffect(() => {
+    const timer = setTimeout(() => setZone(viewerTimeZone()))
+    return () => clearTimeout(timer)
+  }, [])
+  return zone
 }
 
 /**
@@ -30,8 +45,7 @@ type ClubTimeProps = {
 
 /**
  * A podclub's time: New York's, the club's reference, and beside it the viewer's own when their
- * zone differs. The server does not know the viewer's zone: the viewer's line comes once the
- * browser has taken the page over.
+ * zone differs (once known: `useViewerTimeZone`).
  */
 export function ClubTime({
   startsAt,
@@ -40,9 +54,9 @@ export function ClubTime({
   show = 'date-time',
   className,
 }: ClubTimeProps) {
-  const isHydrated = useIsHydrated()
+  const zone = useViewerTimeZone()
   const date = new Date(startsAt)
-  const local = !isHydrated || Number.isNaN(date.getTime()) ? null : localTimeOf(date)
+  const local = !zone || Number.isNaN(date.getTime()) ? null : viewerTimeOf(date, zone)
   return (
     <span className={className}>
       <time dateTime={startsAt}>

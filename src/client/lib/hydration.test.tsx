@@ -1,4 +1,4 @@
-import { act } from '@testing-library/react'
+import { act, waitFor } from '@testing-library/react'
 import { hydrateRoot } from 'react-dom/client'
 import { renderToString } from 'react-dom/server'
 import { describe, expect, it, vi } from 'vitest'
@@ -47,7 +47,7 @@ describe('taking over a page the server drew', () => {
       />,
     )
     expect(page.serverHtml).not.toContain('your time')
-    expect(page.container).toHaveTextContent('your time: Fri, Dec 18, 1:30 AM')
+    await waitFor(() => expect(page.container).toHaveTextContent('your time: Fri, Dec 18, 1:30 AM'))
     expect(page.errors).toEqual([])
     zone.mockRestore()
     await page.unmount()

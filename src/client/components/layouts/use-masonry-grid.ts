@@ -28,15 +28,15 @@ export function useMasonryGrid(gapPx: number) {
           const span = `span ${Math.max(1, Math.ceil((height + gapPx) / MASONRY_ROW_PX))}`
           if (item.style.gridRowEnd !== span) item.style.gridRowEnd = span
         }
+        // Packed from the first report on (the grid's thin rows), in the same step as the spans:
+        // until then, in the server's HTML and before the page's code runs, the items stand in
+        // ordinary rows with the gap between them, and no frame shows them half packed.
+        grid.dataset.packed = ''
       })
       const watch = (node: Node) => {
         if (node instanceof HTMLElement) sizes.observe(node)
       }
       grid.childNodes.forEach(watch)
-      // Packed from here on (the grid's thin rows): until then, in the server's HTML and before
-      // the page's code runs, the items stand in ordinary rows with the gap between them. The
-      // observer's first report comes before the next paint.
-      grid.dataset.packed = ''
       // The feed changes (a podclub added or gone): new items are measured as they arrive.
       const children = new MutationObserver((records) => {
         for (const record of records) {
