@@ -4,6 +4,7 @@ import {
   expect,
   type Page,
   type PlaywrightWorkerArgs,
+  type Response,
 } from '@playwright/test'
 import { formatClubDateTime } from '../src/contract/club-time'
 import type { ReceivedMail } from '../src/server/testing/smtp'
@@ -166,8 +167,34 @@ export async function loginThroughPage(page: Page, username: string, password: s
   await expect(page).toHaveURL(/\/home/)
 }
 
+/**
+ * A page load ends, for a spec, once the page runs (`<html data-ready>`, set by the root layout):
+ * a page the server drew shows its buttons before its code has taken them over, and a click in
+ * between would be lost, as it would for a person. An answer that is not a page (JSON, a
+ * calendar) is not waited for.
+ */
+async function untilReady(page: Page, answer: Response | null) {
+  if (!answer?.ok() || !answer.headers()['content-type']?.startsWith('text/html')) return
+  await page.locator('html[data-ready]').waitFor({ state: 'attached', timeout: 15_000 })
+}
+
 /** Fails a spec on any error the page logs, so a broken screen can't pass quietly. */
 export const test = base.extend<{ pageErrors: string[] }>({
+  page: async ({ page }, use) => {
+    const goto = page.goto.bind(page)
+    const reload = page.reload.bind(page)
+    page.goto = async (url, options) => {
+      const answer = await goto(url, options)
+      if (options?.waitUntil !== 'commit') await untilReady(page, answer)
+      return answer
+    }
+    page.reload = async (options) => {
+      const answer = await reload(options)
+      await untilReady(page, answer)
+      return answer
+    }
+    await use(page)
+  },
   pageErrors: [
     async ({ page }, use) => {
       const errors: string[] = []

@@ -3,6 +3,7 @@ import { hydrateRoot } from 'react-dom/client'
 import { renderToString } from 'react-dom/server'
 import { describe, expect, it, vi } from 'vitest'
 import { ClubTime } from '#client/components/club-time'
+import { PendingButton } from '#client/components/form/pending-button'
 import { JoinCard } from '#client/features/home/components/join-card'
 import { MemoryRouter } from 'react-router'
 import { AfterHydration } from './hydration'
@@ -61,6 +62,20 @@ describe('taking over a page the server drew', () => {
     )
     expect(page.errors).toEqual([])
     expect(page.container.innerHTML).toBe(page.serverHtml)
+    await page.unmount()
+  })
+
+  it('PendingButton: a form the server drew cannot be sent before the browser takes it over', async () => {
+    const ui = (
+      <form>
+        <input name="password" defaultValue="secret" />
+        <PendingButton isPending={false}>[ login ]</PendingButton>
+      </form>
+    )
+    const page = await serverThenBrowser(ui)
+    expect(page.serverHtml).toMatch(/<button[^>]* disabled=""/)
+    expect(page.errors).toEqual([])
+    expect(page.container.querySelector('button')).toBeEnabled()
     await page.unmount()
   })
 })

@@ -126,4 +126,17 @@ describe('a page drawn on the server', () => {
     expect(res.statusCode).toBe(404)
     expect(res.json()).toMatchObject({ code: 'NOT_FOUND' })
   })
+
+  it('starts and sends the shell when the render module cannot be loaded', async () => {
+    const broken = path.join(dir, 'broken.mjs')
+    await writeFile(broken, 'export const renderPage = ;')
+    const app = await buildApp(t.deps, { serveClient: true, clientDir: dir, renderModule: broken })
+    try {
+      const res = await app.inject({ method: 'GET', url: '/somewhere' })
+      expect(res.statusCode).toBe(200)
+      expect(res.body).toBe(SHELL)
+    } finally {
+      await app.close()
+    }
+  })
 })

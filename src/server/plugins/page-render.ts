@@ -66,7 +66,17 @@ export async function createPageRenderer(
   { renderModule, template }: { renderModule: string; template: string },
 ): Promise<PageRenderer | null> {
   if (!existsSync(renderModule)) return null
-  const { renderPage } = (await import(pathToFileURL(renderModule).href)) as RenderModule
+  let renderPage: RenderModule['renderPage']
+  try {
+    ;({ renderPage } = (await import(pathToFileURL(renderModule).href)) as RenderModule)
+  } catch (err) {
+    // A broken build of the render module: every page is drawn by the browser, as before.
+    app.log.error(
+      { err, renderModule },
+      'cannot load the render module; pages start from the shell',
+    )
+    return null
+  }
   const page = await readFile(template, 'utf8')
   if (!page.includes(ROOT)) throw new Error(`${template} has no ${ROOT} to draw the page into`)
 

@@ -18,6 +18,7 @@ export function RootLayout() {
   useLiveUpdates(user?.username ?? null)
 
   useEffect(() => scrollForNavigation(location.hash), [location.key, location.hash])
+  useEffect(markPageReady, [])
   useFocusMainOnNavigation(location.pathname)
 
   const legacyPath = legacySignupPath(location.hash)
@@ -45,6 +46,15 @@ function useFocusMainOnNavigation(pathname: string) {
     const main = document.getElementById(MAIN_CONTENT_ID)
     if (main && !main.contains(document.activeElement)) main.focus({ preventScroll: true })
   }, [pathname])
+}
+
+/**
+ * `<html data-ready>` once the page runs: drawn by the browser, or a page the server drew taken
+ * over (hydrated). Before it, a click on a button of the server's HTML does nothing (the form
+ * buttons are disabled: PendingButton); the styles show it with a waiting cursor.
+ */
+function markPageReady() {
+  document.documentElement.dataset.ready = ''
 }
 
 /** Shown while the first screen and the session load. */

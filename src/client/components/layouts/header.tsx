@@ -1,5 +1,5 @@
-import { ChevronDown } from 'lucide-react'
 import { lazy, Suspense, useState, type ReactNode } from 'react'
+import { ChevronDownIcon } from '#client/components/ui/shell-icons'
 import { Link, NavLink } from 'react-router'
 import type { SessionUser } from '#contract/auth'
 import { Avatar } from '#client/components/ui/avatar'
@@ -69,7 +69,7 @@ function MemberNav({
           <>
             <Avatar name={user.username} size="sm" />
             <span className="min-w-0 truncate">{user.username}</span>
-            <ChevronDown aria-hidden className="size-4 text-ink-muted" />
+            <ChevronDownIcon aria-hidden className="size-4 text-ink-muted" />
           </>
         }
         entries={[

@@ -1,7 +1,7 @@
-import { ArrowUp } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import { Button } from '#client/components/ui/button'
 import { scrollBehavior, scrollToTop } from '#client/lib/scroll'
+import { ArrowUpIcon } from '#client/components/ui/shell-icons'
 
 /** Spec 2 §9: the button shows once the page is scrolled more than this. */
 export const SCROLL_TO_TOP_THRESHOLD_PX = 500
@@ -28,7 +28,7 @@ export function ScrollToTopButton() {
       onClick={() => scrollToTop(scrollBehavior())}
       className="fixed right-4 bottom-4 z-40 shadow-md"
     >
-      <ArrowUp aria-hidden />
+      <ArrowUpIcon aria-hidden />
     </Button>
   )
 }

@@ -1,12 +1,9 @@
-import { LoaderCircle } from 'lucide-react'
 import { cn } from '#client/lib/cn'
+import { ArcIcon } from './shell-icons'
 
 /** Decorative: whatever is busy says so in words (a label or aria-busy). */
 export function Spinner({ className }: { className?: string }) {
   return (
-    <LoaderCircle
-      aria-hidden
-      className={cn('animate-spin motion-reduce:animate-none', className)}
-    />
+    <ArcIcon aria-hidden className={cn('animate-spin motion-reduce:animate-none', className)} />
   )
 }

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { getSplashStatsEndpoint, type SplashStats } from '#contract/podclubs'
 import type { Db } from '../../db/client'
 import type { AppDeps } from '../../deps'
+import type { Clock } from '../../lib/clock'
 import { route } from '../../lib/route'
 import { podclubs, users } from '../../db/schema/index'
 import { isActiveAccount } from '../accounts/accounts.rules'
@@ -28,6 +29,31 @@ export async function readSplashStats(db: Db): Promise<SplashStats> {
   }
 }
 
+/** How long one count answers every request. */
+export const SPLASH_STATS_MAX_AGE_MS = 10_000
+
+/**
+ * The numbers change slowly and nobody needs them to the second, while every visit of the home
+ * screen asks for them: one count answers every request for 10 s, and the requests that arrive
+ * while it runs wait for it instead of counting again. A failed count is not kept.
+ */
+export function createSplashStatsCache(db: Db, clock: Clock) {
+  let cached: { at: number; stats: Promise<SplashStats> } | undefined
+  return () => {
+    const now = clock.now().getTime()
+    if (!cached || now - cached.at >= SPLASH_STATS_MAX_AGE_MS || now < cached.at) {
+      const stats = readSplashStats(db)
+      const entry = { at: now, stats }
+      cached = entry
+      stats.catch(() => {
+        if (cached === entry) cached = undefined
+      })
+    }
+    return cached.stats
+  }
+}
+
 export const splashRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
-  route(app, getSplashStatsEndpoint, async () => ({ data: await readSplashStats(deps.db) }))
+  const stats = createSplashStatsCache(deps.db, deps.clock)
+  route(app, getSplashStatsEndpoint, async () => ({ data: await stats() }))
 }
