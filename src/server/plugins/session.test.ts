@@ -1,9 +1,11 @@
 import { eq } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { pgliteWrites } from '../db/pglite-writes'
 import { sessions } from '../db/schema/index'
 import { bootstrap } from '../features/auth/bootstrap'
 import { fixedClock } from '../lib/clock'
 import { buildTestApp, createAgent, createUser, type TestApp } from '../testing/test-app'
+import { createSessionLookups } from './session'
 
 const clock = fixedClock('2026-11-22T12:00:00Z')
 let t: TestApp
@@ -210,5 +212,41 @@ describe('passwords are used as typed', () => {
     expect((await login(password)).statusCode).toBe(200)
     expect((await login(password.trim())).statusCode).toBe(400)
     expect((await login('    ')).json()).toEqual({ password: ['Password is required'] })
+  })
+})
+
+describe('looking a session up', () => {
+  it('asks the database again only after it has written, on PGlite; on PostgreSQL every time', async () => {
+    const user = await createUser(t)
+    const agent = createAgent(t.app)
+    await agent.login(user.username, user.password)
+    const whoami = async () => (await agent.get('/api/v1/whoami/')).json().data.user?.username
+    const selects = vi.spyOn(t.db, 'select')
+    try {
+      expect(await whoami()).toBe(user.username)
+      const afterFirst = selects.mock.calls.length
+      expect(await whoami()).toBe(user.username)
+      const perRead = selects.mock.calls.length - afterFirst
+      expect(perRead).toBe(pgliteWrites(t.db) === undefined ? 1 : 0)
+
+      // A write anywhere (here: the session ended behind the app's back) is seen at once.
+      await t.db.delete(sessions).where(eq(sessions.userId, user.id))
+      expect(await whoami()).toBeUndefined()
+    } finally {
+      selects.mockRestore()
+    }
+  })
+
+  it('does not answer a remembered session past its expiry', async () => {
+    const user = await createUser(t)
+    const agent = createAgent(t.app, { clock })
+    await agent.login(user.username, user.password)
+    const lookups = createSessionLookups(t.db, clock.now)
+    const [row] = await t.db.select().from(sessions).where(eq(sessions.userId, user.id))
+    expect(await lookups.read(row!.idHash)).toMatchObject({ username: user.username })
+    // Remembered by the app too, then 31 days pass with nothing written.
+    expect((await agent.get('/api/v1/whoami/')).json().data.user.username).toBe(user.username)
+    clock.advance(31 * 24 * 60 * 60 * 1000)
+    expect((await agent.get('/api/v1/whoami/')).json().data.user).toBeNull()
   })
 })

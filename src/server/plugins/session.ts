@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { sessions, users } from '../db/schema/index'
 import type { Db } from '../db/client'
+import { readUntilWrite } from '../db/pglite-writes'
 import { AppError } from '../lib/app-error'
 import { hmac, randomToken, safeEqual, sha256 } from '../lib/tokens'
 
@@ -118,23 +119,15 @@ export const sessionPlugin = fp(
       }
     }
 
+    const sessionLookups = createSessionLookups(db, now)
+
     app.addHook('onRequest', async (request, reply) => {
       if (UNSAFE_METHODS.has(request.method)) checkWriteOrigin(request)
       const sessionId = request.cookies[sessionCookie]
       if (!sessionId || sessionId.length > 200) return
       const idHash = sha256(sessionId)
-      const [row] = await db
-        .select({
-          id: users.id,
-          username: users.username,
-          email: users.email,
-          isSuperuser: users.isSuperuser,
-          expiresAt: sessions.expiresAt,
-        })
-        .from(sessions)
-        .innerJoin(users, eq(users.id, sessions.userId))
-        .where(and(eq(sessions.idHash, idHash), gt(sessions.expiresAt, now())))
-      if (!row) return
+      const row = await sessionLookups.read(idHash)
+      if (!row || row.expiresAt.getTime() <= now().getTime()) return
       const { expiresAt, ...user } = row
       request.user = user
       request.sessionHash = idHash
@@ -189,6 +182,45 @@ export const sessionPlugin = fp(
 )
 
 /** The origin the request was addressed to, as the browser would write it in `Origin`. */
+type SessionRow = {
+  id: number
+  username: string
+  email: string
+  isSuperuser: boolean
+  expiresAt: Date
+}
+
+/**
+ * A session and its member, by the hash of the cookie. On PGlite a lookup is remembered until the
+ * database next writes anything (`readUntilWrite`): a logout, a new password, a changed or
+ * deleted account or an extended expiry all write, so none is answered from an older state, while
+ * a member's reads cost no query. On PostgreSQL, which other processes write to, every request
+ * asks. The expiry is checked again by the caller, against the time of the request.
+ */
+export function createSessionLookups(db: Db, now: () => Date) {
+  const read = readUntilWrite(db, async (idHash: string): Promise<SessionRow | null> => {
+    const [row] = await db
+      .select({
+        id: users.id,
+        username: users.username,
+        email: users.email,
+        isSuperuser: users.isSuperuser,
+        expiresAt: sessions.expiresAt,
+      })
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .where(and(eq(sessions.idHash, idHash), gt(sessions.expiresAt, now())))
+    return row ?? null
+  })
+  return {
+    /** A copy: the request may change its own. */
+    async read(idHash: string): Promise<SessionRow | null> {
+      const row = await read(idHash)
+      return row && { ...row }
+    },
+  }
+}
+
 function requestOrigin(request: FastifyRequest): string {
   return `${request.protocol}://${request.host}`
 }

@@ -1,12 +1,71 @@
 import { asc, eq } from 'drizzle-orm'
 import type { PodclubDetail } from '#contract/podclub-detail'
 import type { Db } from '../../db/client'
+import { readUntilWrite } from '../../db/pglite-writes'
 import { hindsights, podclubs, users } from '../../db/schema/index'
 import { notFound } from '../../lib/app-error'
 import type { AuthUser } from '../../plugins/session'
 import { readPodclubs } from '../podclubs/podclubs.queries'
 import { readParticipants } from '../podclubs/podclubs.rules'
 import { readCred } from '../profile/profile.service'
+
+type DetailCore = {
+  detail: PodclubDetail
+  status: string
+  chatlog: PodclubDetail['chatlog']
+  participantIds: ReadonlySet<number>
+}
+
+/** What every viewer of a podclub is shown, and who takes part in it; null when there is none. */
+async function readDetailCore(db: Db, podclubId: number): Promise<DetailCore | null> {
+  const [row] = await db
+    .select({
+      id: podclubs.id,
+      podmeisterId: podclubs.podmeisterId,
+      status: podclubs.status,
+      chatlog: podclubs.chatlog,
+    })
+    .from(podclubs)
+    .where(eq(podclubs.id, podclubId))
+  if (!row) return null
+  const [card] = await readPodclubs(db, eq(podclubs.id, podclubId))
+  if (!card) return null
+
+  const participants = await readParticipants(db, podclubId)
+  const cred = await readCred(
+    db,
+    participants.map((p) => p.id),
+  )
+  const credOf = (id: number) => cred.get(id)?.cred ?? 0
+
+  const { api_registered_usernames: _names, podmeister, ...rest } = card
+  return {
+    detail: {
+      ...rest,
+      podmeister: { username: podmeister.username, profile: { cred: credOf(row.podmeisterId) } },
+      api_registered_usernames: {
+        reserved: participants
+          .filter((p) => !p.isPodmeister)
+          .map((p) => ({ username: p.username, cred: credOf(p.id) })),
+      },
+      links: [card.link_one, card.link_two, card.link_three].filter((l) => l.trim() !== ''),
+    },
+    status: row.status,
+    chatlog: row.chatlog,
+    participantIds: new Set(participants.map((p) => p.id)),
+  }
+}
+
+/**
+ * A podclub's detail reader for one database: on PGlite its shared part is remembered until the
+ * database next writes (`readUntilWrite`), so a podclub many people open at once costs its
+ * queries once; on PostgreSQL every request reads.
+ */
+export function createPodclubDetailReader(db: Db) {
+  const readCore = readUntilWrite(db, (podclubId: number) => readDetailCore(db, podclubId))
+  return (viewer: AuthUser | null, podclubId: number) =>
+    getPodclubDetail(db, viewer, podclubId, readCore)
+}
 
 /**
  * One podclub as its detail page reads it. The hindsights and chat log of a completed podclub
@@ -17,48 +76,21 @@ export async function getPodclubDetail(
   db: Db,
   viewer: AuthUser | null,
   podclubId: number,
+  readCore: (podclubId: number) => Promise<DetailCore | null> = (id) => readDetailCore(db, id),
 ): Promise<PodclubDetail> {
-  const [row] = await db
-    .select({
-      id: podclubs.id,
-      podmeisterId: podclubs.podmeisterId,
-      status: podclubs.status,
-      chatlog: podclubs.chatlog,
-    })
-    .from(podclubs)
-    .where(eq(podclubs.id, podclubId))
-  if (!row) throw notFound('podclub')
-  const [card] = await readPodclubs(db, eq(podclubs.id, podclubId))
-  if (!card) throw notFound('podclub')
-
-  const participants = await readParticipants(db, podclubId)
-  const cred = await readCred(
-    db,
-    participants.map((p) => p.id),
-  )
-  const credOf = (id: number) => cred.get(id)?.cred ?? 0
-
-  const { api_registered_usernames: _names, podmeister, ...rest } = card
-  const detail: PodclubDetail = {
-    ...rest,
-    podmeister: { username: podmeister.username, profile: { cred: credOf(row.podmeisterId) } },
-    api_registered_usernames: {
-      reserved: participants
-        .filter((p) => !p.isPodmeister)
-        .map((p) => ({ username: p.username, cred: credOf(p.id) })),
-    },
-    links: [card.link_one, card.link_two, card.link_three].filter((l) => l.trim() !== ''),
-  }
-
-  const takesPart = viewer !== null && participants.some((p) => p.id === viewer.id)
-  if (row.status === 'completed' && takesPart) {
+  const core = await readCore(podclubId)
+  if (!core) throw notFound('podclub')
+  // A copy: the shared part may be answering other requests.
+  const detail: PodclubDetail = { ...core.detail }
+  const takesPart = viewer !== null && core.participantIds.has(viewer.id)
+  if (core.status === 'completed' && takesPart) {
     detail.hindsights = await db
       .select({ username: users.username, message: hindsights.message })
       .from(hindsights)
       .innerJoin(users, eq(users.id, hindsights.userId))
       .where(eq(hindsights.podclubId, podclubId))
       .orderBy(asc(hindsights.createdAt), asc(hindsights.id))
-    detail.chatlog = row.chatlog
+    detail.chatlog = core.chatlog
   }
   return detail
 }
