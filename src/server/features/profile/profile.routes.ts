@@ -4,7 +4,7 @@ import type { AppDeps } from '../../deps'
 import { route } from '../../lib/route'
 import { defineRateLimit, limitKeys } from '../../plugins/rate-limit'
 import { deleteAccount } from '../accounts/account-deletion.service'
-import { getMyData, getProfile } from './profile.service'
+import { createProfileReader, getMyData } from './profile.service'
 
 /**
  * Password checks of a logged-in member, counted per account like a login from a known browser
@@ -15,8 +15,9 @@ export const profileLimits = {
 }
 
 export const profileRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
+  const readProfile = createProfileReader(deps)
   route(app, getProfileEndpoint, async (request) => ({
-    data: await getProfile(deps, request.member.id),
+    data: await readProfile(request.member.id),
   }))
 
   route(app, getMyDataEndpoint, async (request) => ({

@@ -1,5 +1,6 @@
 import type { MyData, Profile } from '#contract/profile'
 import type { AppDeps } from '../../deps'
+import { readUntilWrite } from '../../db/pglite-writes'
 import { notFound } from '../../lib/app-error'
 import { calendarFeedUrl } from '../calendar/calendar.service'
 import { readCred, readMember, readMemberPodclubs, readMyData } from './profile.queries'
@@ -34,6 +35,14 @@ export async function getProfile(deps: AppDeps, userId: number): Promise<Profile
     past_podclubs: past,
     calendar_url: calendarUrl,
   }
+}
+
+/**
+ * The profile reader of the routes: on PGlite a member's profile is remembered until the database
+ * next writes (`readUntilWrite`); on PostgreSQL every request reads. Callers must not change it.
+ */
+export function createProfileReader(deps: AppDeps) {
+  return readUntilWrite(deps.db, (userId: number) => getProfile(deps, userId))
 }
 
 /** 'download my data': what podclub keeps about the member (`readMyData`). */
