@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { pickEncoding } from '../lib/content-encoding'
 import { REQUEST_ID_HEADER } from './request-id'
 
 /**
@@ -35,20 +36,13 @@ const gzipAsync = promisify(gzip)
 
 /** A page drawn per request is compressed per request: quickly, not as tightly as the build. */
 async function compressed(request: FastifyRequest, reply: FastifyReply, html: string) {
-  const accepted = new Set(
-    String(request.headers['accept-encoding'] ?? '')
-      .split(',')
-      .map((entry) => entry.trim().split(/\s*;\s*q=/))
-      .filter(([, quality]) => quality === undefined || Number(quality) > 0)
-      .map(([name]) => name?.toLowerCase()),
-  )
-  const accepts = (name: string) => accepted.has(name)
+  const encoding = pickEncoding(request.headers['accept-encoding'])
   reply.header('vary', 'accept-encoding')
-  if (accepts('br')) {
+  if (encoding === 'br') {
     reply.header('content-encoding', 'br')
     return brotli(html, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } })
   }
-  if (accepts('gzip')) {
+  if (encoding === 'gzip') {
     reply.header('content-encoding', 'gzip')
     return gzipAsync(html, { level: 6 })
   }

@@ -4,11 +4,10 @@ import type { Db } from '../../db/client'
 import { pgliteWrites } from '../../db/pglite-writes'
 import { readUpcomingPodclubs } from './podclubs.queries'
 import { readPodclubsVersion } from './podclubs.version'
+import { pickEncoding, type ContentEncoding } from '../../lib/content-encoding'
 
 const gzipAsync = promisify(gzip)
 const brotliAsync = promisify(brotliCompress)
-
-export type FeedEncoding = 'br' | 'gzip' | 'identity'
 
 /** Answers below this size go out as they are (compressing them saves less than it costs). */
 export const COMPRESS_THRESHOLD = 1024
@@ -115,7 +114,7 @@ export function createFeedCache(db: Db) {
     /** The feed's JSON body in the best encoding the client accepts. */
     async read(
       acceptEncoding: string | undefined,
-    ): Promise<{ body: Buffer; encoding: FeedEncoding }> {
+    ): Promise<{ body: Buffer; encoding: ContentEncoding }> {
       const version = await currentVersion()
       const entry = await entryFor(version)
       const encoding =
@@ -136,18 +135,3 @@ export function createFeedCache(db: Db) {
 }
 
 export type FeedCache = ReturnType<typeof createFeedCache>
-
-/** br, else gzip, else as is; an encoding with q=0 is refused. */
-export function pickEncoding(header: string | undefined): FeedEncoding {
-  if (!header) return 'identity'
-  const accepted = new Map<string, number>()
-  for (const part of header.toLowerCase().split(',')) {
-    const [name = '', ...params] = part.trim().split(';')
-    const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find(Boolean)
-    accepted.set(name.trim(), q === undefined ? 1 : Number(q))
-  }
-  const wants = (name: string) => (accepted.get(name) ?? accepted.get('*') ?? 0) > 0
-  if (wants('br')) return 'br'
-  if (wants('gzip')) return 'gzip'
-  return 'identity'
-}

@@ -9,7 +9,7 @@ import {
 import { podclubs, registrations } from '../../db/schema/index'
 import { transaction } from '../../db/transaction'
 import { buildTestApp, createAgent, createUser, type TestApp } from '../../testing/test-app'
-import { pickEncoding } from './podclubs.feed-cache'
+import { pickEncoding } from '../../lib/content-encoding'
 import { insertPodclub } from './podclubs.fixtures'
 
 let t: TestApp
