@@ -2,11 +2,11 @@ import type { Page } from '@playwright/test'
 import { createMember, expect, loginThroughPage, test } from './fixtures'
 
 /**
- * What 5 idle seconds may cost the page's main thread (on a phone that is battery). The goal is
- * 50 ms; the visitor's /home, with the join card's sparkles in view, measured 52 ms on a loaded
- * 2-core run, so the budget sits just above until the sparkles cost nothing between frames.
+ * What 5 idle seconds may cost the page's main thread (on a phone that is battery): the goal,
+ * 50 ms. Measured in this suite on 2 cores: the visitor's /home, with the join card's sparkles in
+ * view, 20 to 28 ms; a member's, 6 to 7 ms.
  */
-const IDLE_BUDGET_MS = 60
+const IDLE_BUDGET_MS = 50
 
 /**
  * Main-thread task time (Chromium's `TaskDuration`) over 5 s of doing nothing, once the page has
@@ -41,7 +41,7 @@ async function settle(page: Page) {
 test.describe('an idle page is idle', () => {
   test.describe.configure({ timeout: 60_000 })
 
-  test('/home for a visitor at 375 px costs under 60 ms in 5 idle seconds', async ({ page }) => {
+  test('/home for a visitor at 375 px costs under 50 ms in 5 idle seconds', async ({ page }) => {
     await page.setViewportSize({ width: 375, height: 800 })
     await page.goto('/home')
     await settle(page)
@@ -50,7 +50,7 @@ test.describe('an idle page is idle', () => {
     expect(await idleTaskMs(page)).toBeLessThan(IDLE_BUDGET_MS)
   })
 
-  test('/home for a member at 375 px costs under 60 ms in 5 idle seconds', async ({
+  test('/home for a member at 375 px costs under 50 ms in 5 idle seconds', async ({
     page,
     request,
   }) => {
