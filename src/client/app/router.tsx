@@ -27,14 +27,6 @@ type ScreenData = (
   params: LoaderFunctionArgs['params'],
 ) => Promise<unknown>
 
-async function loadScreenData(
-  queryClient: QueryClient,
-  params: LoaderFunctionArgs['params'],
-  screenData: ScreenData | undefined,
-) {
-  if (screenData) await screenData(queryClient, params)
-}
-
 // Every route checks the session in its own loader: React Router does not rerun a parent's
 // loader on each navigation, and the spec wants the user known before every one.
 // An address whose id cannot be one ('/podclubs/abc') is a page that does not exist: the route's
@@ -52,7 +44,7 @@ function guard(
     if (access === 'superusers' && !user?.is_superuser) throw redirect('/home')
     const isBadId = (name: string) => params[name] !== undefined && !isPageId(params[name])
     if (idParams.some(isBadId)) throw data(null, { status: 404, statusText: 'Not Found' })
-    await loadScreenData(queryClient, params, screenData)
+    await screenData?.(queryClient, params)
     return null
   }
 }
@@ -78,7 +70,7 @@ type RouteOptions = {
 /** A route's `handle`: what the server reads to decide whether it draws the page. */
 export type RouteHandle = { serverRendered: boolean }
 
-// Only the server asks for them (loadScreenData): in the browser's bundle they are left out.
+// Only the server asks for them: in the browser's bundle they are left out.
 const publicConfig: ScreenData | undefined = import.meta.env.SSR
   ? async (queryClient) => {
       const { publicConfigQueryOptions } =
@@ -132,7 +124,7 @@ export function createAppRoutes(queryClient: QueryClient): RouteObject[] {
   const loadHome = () => import('./routes/home')
   const homeLoader = async ({ request, params }: LoaderFunctionArgs): Promise<HomeLoaderData> => {
     await loadUser(queryClient)
-    await loadScreenData(queryClient, params, feed)
+    await feed?.(queryClient, params)
     const url = new URL(request.url)
     // The splash plays only on '/', not with ?skipSplash=true, and once a visit.
     return {

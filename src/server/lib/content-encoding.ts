@@ -1,3 +1,6 @@
+import { promisify } from 'node:util'
+import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib'
+
 /** How an answer goes over the wire. */
 export type ContentEncoding = 'br' | 'gzip' | 'identity'
 
@@ -14,4 +17,26 @@ export function pickEncoding(header: string | undefined): ContentEncoding {
   if (wants('br')) return 'br'
   if (wants('gzip')) return 'gzip'
   return 'identity'
+}
+
+const brotliAsync = promisify(brotliCompress)
+const gzipAsync = promisify(gzip)
+
+/**
+ * A body compressed per answer: brotli at `brotliQuality` (quick levels, not the build's highest)
+ * or gzip at level 6.
+ */
+export function encode(
+  body: Buffer | string,
+  encoding: Exclude<ContentEncoding, 'identity'>,
+  { brotliQuality }: { brotliQuality: number },
+): Promise<Buffer> {
+  return encoding === 'br'
+    ? brotliAsync(body, {
+        params: {
+          [zlibConstants.BROTLI_PARAM_QUALITY]: brotliQuality,
+          [zlibConstants.BROTLI_PARAM_SIZE_HINT]: Buffer.byteLength(body),
+        },
+      })
+    : gzipAsync(body, { level: 6 })
 }

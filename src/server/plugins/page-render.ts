@@ -1,10 +1,8 @@
 import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { pathToFileURL } from 'node:url'
-import { promisify } from 'node:util'
-import { brotliCompress, constants as zlib, gzip } from 'node:zlib'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { pickEncoding } from '../lib/content-encoding'
+import { encode, pickEncoding } from '../lib/content-encoding'
 import { REQUEST_ID_HEADER } from './request-id'
 
 /**
@@ -31,22 +29,13 @@ const RENDER_TIMEOUT_MS = 2_000
 const ROOT = '<div id="root"></div>'
 const TITLE = /<title>[^<]*<\/title>/
 
-const brotli = promisify(brotliCompress)
-const gzipAsync = promisify(gzip)
-
 /** A page drawn per request is compressed per request: quickly, not as tightly as the build. */
 async function compressed(request: FastifyRequest, reply: FastifyReply, html: string) {
   const encoding = pickEncoding(request.headers['accept-encoding'])
   reply.header('vary', 'accept-encoding')
-  if (encoding === 'br') {
-    reply.header('content-encoding', 'br')
-    return brotli(html, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } })
-  }
-  if (encoding === 'gzip') {
-    reply.header('content-encoding', 'gzip')
-    return gzipAsync(html, { level: 6 })
-  }
-  return html
+  if (encoding === 'identity') return html
+  reply.header('content-encoding', encoding)
+  return encode(html, encoding, { brotliQuality: 5 })
 }
 
 export type PageRenderer = {

@@ -1,13 +1,8 @@
-import { promisify } from 'node:util'
-import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib'
 import type { Db } from '../../db/client'
 import { pgliteWrites } from '../../db/pglite-writes'
 import { readUpcomingPodclubs } from './podclubs.queries'
 import { readPodclubsVersion } from './podclubs.version'
-import { pickEncoding, type ContentEncoding } from '../../lib/content-encoding'
-
-const gzipAsync = promisify(gzip)
-const brotliAsync = promisify(brotliCompress)
+import { encode, pickEncoding, type ContentEncoding } from '../../lib/content-encoding'
 
 /** Answers below this size go out as they are (compressing them saves less than it costs). */
 export const COMPRESS_THRESHOLD = 1024
@@ -120,15 +115,9 @@ export function createFeedCache(db: Db) {
       const encoding =
         entry.body.length < COMPRESS_THRESHOLD ? 'identity' : pickEncoding(acceptEncoding)
       if (encoding === 'identity') return { body: entry.body, encoding }
-      const encoded = (entry.encoded[encoding] ??=
-        encoding === 'br'
-          ? brotliAsync(entry.body, {
-              params: {
-                [zlibConstants.BROTLI_PARAM_QUALITY]: 6,
-                [zlibConstants.BROTLI_PARAM_SIZE_HINT]: entry.body.length,
-              },
-            })
-          : gzipAsync(entry.body, { level: 6 }))
+      const encoded = (entry.encoded[encoding] ??= encode(entry.body, encoding, {
+        brotliQuality: 6,
+      }))
       return { body: await encoded, encoding }
     },
   }
