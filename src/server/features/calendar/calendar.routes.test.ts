@@ -13,10 +13,13 @@ import {
 import { limitKeys } from '../../plugins/rate-limit'
 import { insertPodclub } from '../podclubs/podclubs.fixtures'
 import { calendarLimits } from './calendar.routes'
+import { fixedClock } from '../../lib/clock'
 
 let t: TestApp
+/** Starts now and moves only when a test moves it. */
+const clock = fixedClock(new Date())
 beforeAll(async () => {
-  t = await buildTestApp()
+  t = await buildTestApp({ clock })
 })
 afterAll(() => t.close())
 
@@ -58,7 +61,11 @@ describe('the personal calendar feed', () => {
     expect(uids).not.toContain(`podclub-${notMine.id}@podclub.test`)
     expect(uids).not.toContain(`podclub-${done.id}@podclub.test`)
 
-    // A poller that has it gets 304.
+    // A poller that has it gets 304, though a file made later carries a later DTSTAMP.
+    clock.advance(61_000)
+    const remade = await t.app.inject({ method: 'GET', url: pathOf(url) })
+    expect(remade.body).not.toBe(feed.body)
+    expect(remade.headers.etag).toBe(feed.headers.etag)
     const cached = await t.app.inject({
       method: 'GET',
       url: pathOf(url),

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { getPodclubCalendarEndpoint } from '#contract/podclub-detail'
 import { calendarFeedEndpoint, resetCalendarLinkEndpoint } from '#contract/profile'
@@ -51,7 +50,7 @@ export const calendarFeedRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = asyn
     if (feed === null) {
       throw new AppError('NOT_FOUND', 'Resource not found', { 'cache-control': 'no-store' })
     }
-    const etag = `"${createHash('sha256').update(feed).digest('base64url').slice(0, 27)}"`
+    const { ics, etag } = feed
     // Calendar apps poll a feed every few hours at most; 15 minutes of reuse spares the database
     // without keeping a new seat out of the calendar for long. Private: the URL is a secret.
     reply
@@ -62,6 +61,6 @@ export const calendarFeedRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = asyn
     return reply
       .type(CALENDAR_TYPE)
       .header('content-disposition', 'inline; filename="podclub.ics"')
-      .send(feed)
+      .send(ics)
   })
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm'
 import type { Db, Tx } from '../../db/client'
 import { podcasts, podclubs, users } from '../../db/schema/index'
@@ -88,11 +89,17 @@ export async function resetCalendarFeed(deps: AppDeps, userId: number): Promise<
 /** Feed tokens are 43 base64url characters (an HMAC-SHA256); anything else is not one. */
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/
 
+/** A member's feed: its text and a validator that changes only when an entry does. */
+export type CalendarFeed = { ics: string; etag: string }
+
 /**
  * The calendar feed behind a token: the upcoming podclubs the member takes part in (the seats
  * they hold and the ones they host), or null when the token is not a member's current one.
+ *
+ * The ETag comes from the entries, not the text: every file carries the moment it was made
+ * (DTSTAMP), so a hash of the text would change each second and no poller would ever get a 304.
  */
-export async function calendarFeed(deps: AppDeps, token: string): Promise<string | null> {
+export async function calendarFeed(deps: AppDeps, token: string): Promise<CalendarFeed | null> {
   if (!TOKEN_SHAPE.test(token)) return null
   const [member] = await deps.db
     .select({ id: users.id })
@@ -103,10 +110,15 @@ export async function calendarFeed(deps: AppDeps, token: string): Promise<string
     deps.db,
     and(eq(podclubs.status, 'upcoming'), takesPart(member.id))!,
   )
-  return buildCalendar(podclubList, {
-    method: 'publish',
-    env: deps.env,
-    now: deps.clock.now(),
-    name: 'podclub',
-  })
+  const { APP_URL, MAIL_FROM, NYC_OFFICE_ADDRESS } = deps.env
+  const fingerprint = JSON.stringify([APP_URL, MAIL_FROM, NYC_OFFICE_ADDRESS, podclubList])
+  return {
+    ics: buildCalendar(podclubList, {
+      method: 'publish',
+      env: deps.env,
+      now: deps.clock.now(),
+      name: 'podclub',
+    }),
+    etag: `"${createHash('sha256').update(fingerprint).digest('base64url').slice(0, 27)}"`,
+  }
 }
