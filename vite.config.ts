@@ -4,7 +4,6 @@ import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib'
 import tailwindcss from '@tailwindcss/vite'
-import react from '@vitejs/plugin-react'
 import { defineConfig, runnerImport, type Plugin } from 'vite'
 import type { EndpointRegistry, routesOf as RoutesOf } from './src/contract/endpoint'
 
@@ -119,9 +118,34 @@ export function apiRoutes(): Plugin {
   }
 }
 
-const reactRouterProduction = fileURLToPath(
-  new URL('./node_modules/react-router/dist/production/', import.meta.url),
-)
+/**
+ * React's API on Preact's runtime (docs/decisions/024): the code, its types and every library
+ * it uses are written for React; what runs in the browser, on the server and in the client's
+ * tests is preact/compat, a tenth of React DOM's size and start-up work. The React packages stay
+ * for their types.
+ */
+export const reactOnPreact = [
+  { find: /^react$/, replacement: 'preact/compat' },
+  { find: /^react-dom$/, replacement: 'preact/compat' },
+  { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
+  { find: /^react-dom\/server$/, replacement: 'preact/compat/server' },
+  { find: /^react-dom\/test-utils$/, replacement: 'preact/test-utils' },
+  { find: /^react\/jsx-runtime$/, replacement: 'preact/compat/jsx-runtime' },
+  { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/compat/jsx-dev-runtime' },
+]
+
+/**
+ * React Router's ES modules, the production or the development build: its package names the
+ * CommonJS ones for Node, which would reach React past the aliases above, and only the
+ * development build for browsers.
+ */
+export function reactRouterModules(build: 'production' | 'development') {
+  const dist = fileURLToPath(new URL(`./node_modules/react-router/dist/${build}/`, import.meta.url))
+  return [
+    { find: /^react-router\/dom$/, replacement: `${dist}dom-export.mjs` },
+    { find: /^react-router$/, replacement: `${dist}index.mjs` },
+  ]
+}
 
 /**
  * The build of the page's first screen for the server (src/client/entry-server.tsx, `vite build
@@ -134,27 +158,40 @@ const serverRender = {
     emptyOutDir: true,
     sourcemap: true,
     copyPublicDir: false,
+    rolldownOptions: { onLog: quietExpectedLogs },
   },
   ssr: { noExternal: true, target: 'node' },
   // React's development builds, which the bundled packages would otherwise choose at run time.
   define: { 'process.env.NODE_ENV': JSON.stringify('production') },
 } as const
 
+/**
+ * What the bundler says about the libraries that is expected: their "use client" marks (for
+ * React Server Components, which this app does not use), and React Router reaching for React
+ * 19's `useOptimistic`, which Preact does not have and which the router does without.
+ */
+function quietExpectedLogs(
+  level: string,
+  log: { code?: string; message: string },
+  defaultHandler: (level: 'warn' | 'info' | 'debug', log: { message: string }) => void,
+) {
+  if (log.code === 'MODULE_LEVEL_DIRECTIVE') return
+  if (log.code === 'IMPORT_IS_UNDEFINED' && log.message.includes('`useOptimistic`')) return
+  defaultHandler(level as 'warn', log)
+}
+
 export default defineConfig(({ mode, isSsrBuild }) => ({
   root: 'src/client',
   publicDir: fileURLToPath(new URL('./src/client/public', import.meta.url)),
-  plugins: [react(), tailwindcss(), apiRoutes(), ...(isSsrBuild ? [] : [precompress()])],
+  plugins: [tailwindcss(), apiRoutes(), ...(isSsrBuild ? [] : [precompress()])],
+  // JSX as React's automatic runtime writes it, which the aliases above point at Preact's.
+  oxc: { jsx: { runtime: 'automatic' as const } },
   resolve: {
     alias: [
       { find: /^#contract\//, replacement: src('contract') },
       { find: /^#client\//, replacement: src('client') },
-      // react-router's package exports name only its development build; ship the production one.
-      ...(mode === 'production'
-        ? [
-            { find: /^react-router\/dom$/, replacement: `${reactRouterProduction}dom-export.mjs` },
-            { find: /^react-router$/, replacement: `${reactRouterProduction}index.mjs` },
-          ]
-        : []),
+      ...reactOnPreact,
+      ...reactRouterModules(mode === 'production' ? 'production' : 'development'),
     ],
   },
   ...(isSsrBuild ? serverRender : {}),
@@ -169,6 +206,7 @@ export default defineConfig(({ mode, isSsrBuild }) => ({
         // The first-load budget is checked by `npm run size` (gzip), not by this minified-size warning.
         chunkSizeWarningLimit: 800,
         rolldownOptions: {
+          onLog: quietExpectedLogs,
           output: {
             // Everything the entry imports statically loads on every first visit anyway: one file
             // instead of the few Rolldown would split off (React, the api client) compresses 2 KiB

@@ -1,10 +1,9 @@
 import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
-import react from '@vitejs/plugin-react'
 import { Redis } from 'ioredis'
 import pg from 'pg'
 import { defineConfig } from 'vitest/config'
-import { apiRoutes } from './vite.config'
+import { apiRoutes, reactOnPreact } from './vite.config'
 import { BaseSequencer, type TestSpecification } from 'vitest/node'
 import { SlowestTestFiles } from './scripts/slowest-test-files'
 
@@ -119,13 +118,25 @@ function clientProject(test: {
   isolate?: boolean
 }) {
   return {
-    plugins: [react(), apiRoutes()],
-    resolve: { alias },
+    plugins: [apiRoutes()],
+    resolve: {
+      alias: [...alias, ...reactOnPreact],
+      // Packages' ES builds, as the page's bundle takes them: a CommonJS one (Node's choice)
+      // would require React past the aliases, and draw with a second runtime.
+      conditions: ['module', 'browser', 'development|production'],
+      mainFields: ['module', 'main'],
+    },
+    oxc: { jsx: { runtime: 'automatic' as const } },
     test: {
+      // The libraries that import React are run through the aliases too, so the tests draw with
+      // the runtime the page ships.
+      server: { deps: { inline: true as const } },
       environment: 'jsdom' as const,
       setupFiles: ['src/client/testing/setup.ts'],
       // A whole form walked through with user-event takes seconds on a busy 2-core machine.
       testTimeout: 15_000,
+      // The first file in a worker that loads the toaster transforms Radix for the whole worker.
+      hookTimeout: 30_000,
       ...test,
     },
   }

@@ -14,6 +14,7 @@ import {
   type HydrationState,
 } from 'react-router'
 import { AppProvider } from './app/provider'
+import { TitleSinkContext, type TitleSink } from './components/ui/document-title'
 import { createAppRoutes, type RouteHandle } from './app/router'
 import { setApiTransport } from './lib/api-client'
 import { createQueryClient } from './lib/query-client'
@@ -51,9 +52,6 @@ setApiTransport((url, init) => {
   return send(url, init)
 })
 
-// React puts the hoisted elements of the tree (the screen's <title>) first in its output.
-const LEADING_HEAD = /^(?:<title>[^<]*<\/title>|<meta [^>]*>|<link [^>]*>)+/
-
 /**
  * Data, not code (the page's CSP runs no inline script). `<` is escaped, so no text in it (a
  * podclub's title) can close the element.
@@ -62,6 +60,15 @@ function stateScript(state: ServerState) {
   const json = JSON.stringify(state).replace(/</g, '\\u003c')
   return `<script type="application/json" id="${SERVER_STATE_ID}">${json}</script>`
 }
+
+const HTML_ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+}
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!)
 
 /** Draws the page at `url` for the visitor whose API requests `send` carries. */
 export function renderPage(url: URL, send: ApiTransport): Promise<RenderedPage> {
@@ -93,19 +100,24 @@ export function renderPage(url: URL, send: ApiTransport): Promise<RenderedPage> 
 
     const router = createStaticRouter(handler.dataRoutes, context)
     // Parts whose code loads apart are drawn by the browser (lib/hydration.tsx): nothing suspends.
+    let title: string | undefined
+    const titleSink: TitleSink = (screenTitle) => {
+      title = screenTitle
+    }
     const markup = renderToString(
       <StrictMode>
-        <AppProvider queryClient={queryClient}>
-          <StaticRouterProvider router={router} context={context} hydrate={false} />
-        </AppProvider>
+        <TitleSinkContext.Provider value={titleSink}>
+          <AppProvider queryClient={queryClient}>
+            <StaticRouterProvider router={router} context={context} hydrate={false} />
+          </AppProvider>
+        </TitleSinkContext.Provider>
       </StrictMode>,
     )
-    const head = LEADING_HEAD.exec(markup)?.[0] ?? ''
     return {
       kind: 'page',
       status: context.statusCode,
-      head,
-      body: markup.slice(head.length),
+      head: title === undefined ? '' : `<title>${escapeHtml(title)}</title>`,
+      body: markup,
       stateScript: stateScript({
         router: { loaderData: context.loaderData, actionData: context.actionData },
         queries: dehydrate(queryClient),

@@ -8,6 +8,7 @@ import { RouterProvider } from 'react-router/dom'
 import { AppProvider } from './app/provider'
 import { connectSessionExpiry, createAppRoutes } from './app/router'
 import type { ServerState } from './entry-server'
+import { markPageLive } from './lib/hydration'
 import { legacySignupPath } from './lib/legacy-links'
 import { createQueryClient } from './lib/query-client'
 import { SERVER_STATE_ID } from './lib/server-state'
@@ -70,8 +71,10 @@ async function start() {
     // page stays responsive, and its content (already there) is not held up by one long task.
     startTransition(() => {
       hydrateRoot(container, app)
+      markPageLive()
     })
   } else {
+    markPageLive()
     container.replaceChildren()
     createRoot(container).render(app)
   }

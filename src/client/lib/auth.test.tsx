@@ -61,7 +61,11 @@ describe('session', () => {
 
     // Logged in on the server, but the whoami that follows the login fails.
     api.on('getWhoami', () => networkError())
-    await expect(act(() => refreshUser(queryClient))).resolves.toBeNull()
+    let refreshed: Awaited<ReturnType<typeof refreshUser>> | undefined
+    await act(async () => {
+      refreshed = await refreshUser(queryClient)
+    })
+    expect(refreshed).toBeNull()
 
     api.on('getWhoami', () => reply(whoamiResponseSchema, { data: whoamiOf(member) }))
     await act(() => router.navigate('/profile'))

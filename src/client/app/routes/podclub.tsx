@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, useRef } from 'react'
 import { useNavigate, useParams } from 'react-router'
 import { NotFoundPage } from '#client/components/errors/not-found-page'
+import { DocumentTitle, pageTitle } from '#client/components/ui/document-title'
 import { Spinner } from '#client/components/ui/spinner'
 import { usePodclubDetail } from '#client/features/podclub-detail/api/get-podclub-detail'
 import { ChatlogCard } from '#client/features/podclub-detail/components/chatlog-card'
@@ -58,7 +59,7 @@ export default function PodclubRoute() {
     // A screen tall: the footer waits below the fold instead of jumping when the content comes.
     return (
       <div className="grid min-h-dvh content-start justify-items-center py-16" aria-busy="true">
-        <title>podclub · podclub</title>
+        <DocumentTitle title={pageTitle('podclub')} />
         <h1 className="sr-only">podclub</h1>
         <Spinner className="size-8 text-accent" />
         <span className="sr-only">loading podclub…</span>
@@ -69,7 +70,7 @@ export default function PodclubRoute() {
   const isCompleted = data.status === 'completed'
   return (
     <div className="grid gap-6">
-      <title>{`${data.episode_title} · podclub`}</title>
+      <DocumentTitle title={pageTitle(data.episode_title)} />
       <PodclubHeader podclub={data} />
       <div className="grid gap-6 lg:grid-cols-[2fr_1fr]">
         <div className="grid content-start gap-6">
@@ -104,7 +105,7 @@ export default function PodclubRoute() {
 function LoadFailure({ message }: { message: string }) {
   return (
     <div className="grid gap-3">
-      <title>podclub · podclub</title>
+      <DocumentTitle title={pageTitle('podclub')} />
       <h1 className="font-mono text-2xl font-semibold">podclub</h1>
       <div role="alert" className="text-danger">
         <p>Failed to fetch podclub</p>

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react'
 import { isRouteErrorResponse, Link, useRouteError } from 'react-router'
 import { Button } from '#client/components/ui/button'
+import { DocumentTitle, pageTitle } from '#client/components/ui/document-title'
 import { isApiError } from '#client/lib/api-client'
 import { NotFoundPage } from './not-found-page'
 
@@ -56,7 +57,7 @@ export function RootErrorBoundary() {
   const error = useRouteError()
   return (
     <main className="mx-auto grid min-h-dvh max-w-prose content-center gap-4 px-4">
-      <title>{`${ROUTE_ERROR_TITLE} · podclub`}</title>
+      <DocumentTitle title={pageTitle(ROUTE_ERROR_TITLE)} />
       <ErrorContent error={error} home={<a href="/home">Go Home</a>} />
     </main>
   )

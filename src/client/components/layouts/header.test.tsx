@@ -205,6 +205,7 @@ describe('landmarks', () => {
     await findScreenTitle('about')
     await user.click(within(screen.getByRole('banner')).getByRole('link', { name: '[ login ]' }))
     await findScreenTitle('login')
-    expect(screen.getByRole('main')).toHaveFocus()
+    // Once the new screen is painted.
+    await waitFor(() => expect(screen.getByRole('main')).toHaveFocus())
   })
 })

@@ -76,6 +76,7 @@ describe('reset password', () => {
     await findScreenTitle('reset password')
     expect(await screen.findByText('invalid password reset token.')).toBeInTheDocument()
     expect(screen.queryByLabelText('new password')).not.toBeInTheDocument()
+    await waitFor(() => expect(queryToasts()).toHaveLength(1))
     const [toast] = queryToasts()
     expect(toast).toHaveTextContent('Invalid reset token')
     expect(toast).toHaveTextContent('Invalid password reset token.')
