@@ -1,14 +1,14 @@
 // First: zod must know it may not eval before any screen's schemas load.
 import './lib/zod-jitless'
 import { hydrate } from '@tanstack/react-query'
-import { startTransition, StrictMode } from 'react'
+import { StrictMode } from 'react'
 import { createRoot, hydrateRoot } from 'react-dom/client'
 import { createBrowserRouter, matchRoutes, type RouteObject } from 'react-router'
 import { RouterProvider } from 'react-router/dom'
 import { AppProvider } from './app/provider'
 import { connectSessionExpiry, createAppRoutes } from './app/router'
 import type { ServerState } from './entry-server'
-import { markPageLive } from './lib/hydration'
+import { markPageLive, takeOver } from './lib/hydration'
 import { legacySignupPath } from './lib/legacy-links'
 import { createQueryClient } from './lib/query-client'
 import { SERVER_STATE_ID } from './lib/server-state'
@@ -58,6 +58,9 @@ async function start() {
     serverState ? { hydrationData: serverState.router } : undefined,
   )
   connectSessionExpiry(queryClient, router)
+  // Starting the router and taking the page over are two tasks, each shorter than what keeps
+  // a slow phone from answering a tap.
+  if (serverState) await new Promise((resolve) => setTimeout(resolve))
 
   const app = (
     <StrictMode>
@@ -67,12 +70,8 @@ async function start() {
     </StrictMode>
   )
   if (serverState) {
-    // As a transition, taking the page over yields to the browser every few milliseconds: the
-    // page stays responsive, and its content (already there) is not held up by one long task.
-    startTransition(() => {
-      hydrateRoot(container, app)
-      markPageLive()
-    })
+    // Takes over the server's HTML as it is (docs/decisions/023 and 024).
+    takeOver(() => hydrateRoot(container, app))
   } else {
     markPageLive()
     container.replaceChildren()

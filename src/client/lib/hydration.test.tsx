@@ -6,7 +6,7 @@ import { ClubTime } from '#client/components/club-time'
 import { PendingButton } from '#client/components/form/pending-button'
 import { JoinCard } from '#client/features/home/components/join-card'
 import { MemoryRouter } from 'react-router'
-import { AfterHydration } from './hydration'
+import { AfterHydration, resetTakeOverForTests, TakeOverInTurn, takeOver } from './hydration'
 
 /** Markup written one way: styles as the browser writes them back (`left: 31.6%`). */
 function normalized(html: string) {
@@ -97,5 +97,45 @@ describe('taking over a page the server drew', () => {
     expect(page.firstPass).toBe(page.serverHtml)
     expect(page.container.querySelector('button')).toBeEnabled()
     await page.unmount()
+  })
+
+  it('TakeOverInTurn: each part keeps its server HTML until its turn, then works', async () => {
+    const clicks: number[] = []
+    const ui = (
+      <div>
+        {[1, 2, 3].map((n) => (
+          <TakeOverInTurn key={n}>
+            <form
+              onSubmit={(event) => {
+                event.preventDefault()
+                clicks.push(n)
+              }}
+            >
+              <PendingButton isPending={false}>{`[ go ${n} ]`}</PendingButton>
+            </form>
+          </TakeOverInTurn>
+        ))}
+      </div>
+    )
+    const container = document.createElement('div')
+    container.innerHTML = renderToString(ui)
+    document.body.append(container)
+    const serverHtml = container.innerHTML
+    try {
+      takeOver(() => hydrateRoot(container, ui))
+      // Nothing taken over yet: the server's HTML, every button still disabled.
+      expect(container.innerHTML).toBe(serverHtml)
+      await waitFor(() => {
+        for (const button of container.querySelectorAll('button')) expect(button).toBeEnabled()
+      })
+      for (const button of container.querySelectorAll('button')) {
+        await act(async () => button.click())
+      }
+      expect(clicks).toEqual([1, 2, 3])
+      expect(container.querySelectorAll('button')).toHaveLength(3)
+    } finally {
+      resetTakeOverForTests()
+      container.remove()
+    }
   })
 })

@@ -2,7 +2,7 @@ import { render, screen } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { LinkifiedText } from '#client/components/ui/linkified-text'
 import { deriveLink, deriveLinks } from './links'
-import { splitTextParts, truncateWords } from './text'
+import { formatCount, splitTextParts, truncateWords } from './text'
 
 describe('splitTextParts', () => {
   it.each([
@@ -91,4 +91,13 @@ describe('LinkifiedText', () => {
     expect(link).toHaveAttribute('target', '_blank')
     expect(screen.getAllByRole('link')).toHaveLength(1)
   })
+})
+
+describe('formatCount', () => {
+  it.each([0, 7, 999, 1000, 12345, 999999, 1234567, -1234, 2 ** 40])(
+    'writes %d as en-US does',
+    (count) => {
+      expect(formatCount(count)).toBe(count.toLocaleString('en-US'))
+    },
+  )
 })

@@ -32,3 +32,13 @@ export function truncateWords(
   const cut = text.trim().replace(/\S+/g, (word) => (++seen <= maxWords ? word : '\u0000'))
   return { text: `${cut.slice(0, cut.indexOf('\u0000')).trimEnd()}…`, truncated: true }
 }
+
+/**
+ * A count as en-US writes it ('12,345'). By hand: the first `toLocaleString` of a page starts
+ * Intl's locale data, a long task on a phone for a few digits.
+ */
+export function formatCount(count: number): string {
+  if (!Number.isSafeInteger(count)) return String(count)
+  const sign = count < 0 ? '-' : ''
+  return sign + String(Math.abs(count)).replace(/\B(?=(\d{3})+$)/g, ',')
+}

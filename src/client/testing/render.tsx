@@ -1,4 +1,4 @@
-import { render, screen, within } from '@testing-library/react'
+import { render, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 // From 'react-router', not 'react-router/dom' as main.tsx does: under Vitest the two entries
 // resolve to separate module formats whose router contexts don't meet.
@@ -101,4 +101,16 @@ export function findScreenTitle(name?: string | RegExp) {
 export function queryToasts() {
   const region = screen.queryByRole('region', { name: /notifications/i })
   return region ? within(region).queryAllByRole('listitem') : []
+}
+
+/**
+ * The newest toast, once one shows: the toaster draws in a render of its own, which may come
+ * after the screen's own change that a test waited for.
+ */
+export async function findToast(): Promise<HTMLElement> {
+  return waitFor(() => {
+    const [toast] = queryToasts()
+    if (!toast) throw new Error('no toast yet')
+    return toast
+  })
 }

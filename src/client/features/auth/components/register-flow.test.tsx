@@ -9,7 +9,12 @@ import {
 } from '#contract/auth'
 import { whoamiOf } from '#client/testing/fixtures'
 import { reply, replyError, type Handler, type Handlers } from '#client/testing/mock-api'
-import { findScreenTitle, queryToasts, renderWithProviders } from '#client/testing/render'
+import {
+  findScreenTitle,
+  findToast,
+  queryToasts,
+  renderWithProviders,
+} from '#client/testing/render'
 
 const newMember: SessionUser = {
   username: 'new.member',
@@ -222,7 +227,7 @@ describe('register: form and code of conduct', () => {
         SIGNUP_EMAIL_REFUSED_MESSAGE,
       ),
     )
-    expect(queryToasts()[0]).toHaveTextContent('Failed to create account')
+    expect(await findToast()).toHaveTextContent('Failed to create account')
     expect(router.state.location.pathname).toBe('/register/WELCOME1')
   })
 

@@ -26,6 +26,7 @@ import { toast } from '#client/lib/toast'
 import { jobQueryOptions, useJob } from '../api/get-job'
 import { useSendMonthlyBlast } from '../api/send-monthly-blast'
 import { useSendTestBlast } from '../api/send-test-blast'
+import { formatCount } from '#client/lib/text'
 
 const ID_FIELDS = ['podclub_1', 'podclub_2', 'podclub_3'] as const
 const EMPTY = { podclub_1: '', podclub_2: '', podclub_3: '' }
@@ -165,7 +166,7 @@ function BlastProgress({ job }: { job: Job }) {
       <p>
         {job.status === 'queued' || job.total === null
           ? 'Monthly blast queued, starting…'
-          : `Sending the monthly blast: ${job.done.toLocaleString('en-US')} of ${job.total.toLocaleString('en-US')} members`}
+          : `Sending the monthly blast: ${formatCount(job.done)} of ${formatCount(job.total)} members`}
       </p>
       <Progress value={percent} label="monthly blast progress" />
     </div>

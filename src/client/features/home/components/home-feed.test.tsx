@@ -15,6 +15,7 @@ import { member } from '#client/testing/fixtures'
 import { reply, replyError, type Handlers } from '#client/testing/mock-api'
 import {
   findScreenTitle,
+  findToast,
   queryToasts,
   renderWithProviders,
   testPublicConfig,
@@ -104,7 +105,7 @@ describe('the home feed', () => {
     await user.click(within(card).getByRole('button', { name: '[ register ]' }))
     await waitFor(() => expect(card).toHaveTextContent('2 seats left'))
     expect(card).toHaveTextContent("You're registered, see you there!")
-    expect(queryToasts()[0]).toHaveTextContent('Successfully registered for the podclub')
+    expect(await findToast()).toHaveTextContent('Successfully registered for the podclub')
     expect(api.callsTo('toggleRegistration')).toHaveLength(1)
   })
 

@@ -1,5 +1,6 @@
 import { useState } from 'react'
 import { useAnimationGate, useInterval } from '../hooks/use-animation-gate'
+import { formatCount } from '#client/lib/text'
 import { useSplashStats } from '../api/get-splash-stats'
 
 const ROWS = [
@@ -36,7 +37,7 @@ export function StatsCard() {
       <dl className="grid gap-3">
         {ROWS.map((row, i) => {
           const isLit = hovered === i || (hovered === null && highlighted === i)
-          const value = stats.data ? stats.data[row.key].toLocaleString('en-US') : '---'
+          const value = stats.data ? formatCount(stats.data[row.key]) : '---'
           return (
             <div
               key={row.key}

@@ -3,6 +3,7 @@ import { Link } from 'react-router'
 import { pages } from '#contract/pages'
 import { useMasonryGrid } from '#client/components/layouts/use-masonry-grid'
 import { Button } from '#client/components/ui/button'
+import { TakeOverInTurn } from '#client/lib/hydration'
 import { useUpcomingPodclubs } from '../api/get-upcoming-podclubs'
 import { buildFeed, type BlockType } from '../lib/build-feed'
 import { PodclubCard } from './podclub-card'
@@ -62,11 +63,13 @@ export function PodclubFeed({ username, renderBlock }: PodclubFeedProps) {
       >
         {buildFeed(feed.data, !!username).map((item, index) => (
           <li key={item.key} className="min-w-0 self-start">
-            {item.kind === 'podclub' ? (
-              <PodclubCard podclub={item.podclub} username={username} />
-            ) : (
-              renderBlock(item.block, index)
-            )}
+            <TakeOverInTurn>
+              {item.kind === 'podclub' ? (
+                <PodclubCard podclub={item.podclub} username={username} />
+              ) : (
+                renderBlock(item.block, index)
+              )}
+            </TakeOverInTurn>
           </li>
         ))}
       </ul>
