@@ -219,8 +219,9 @@ try {
       ).lhr
     for (let run = 1; run <= runs; run++) {
       let lhr = await audit()
-      // Lighthouse sometimes fails to record a trace (NO_NAVSTART on a busy machine): once more.
-      if (lhr.runtimeError) lhr = await audit()
+      // Lighthouse sometimes fails to record a trace (NO_NAVSTART on a busy machine): up to
+      // twice more.
+      for (let retry = 0; lhr.runtimeError && retry < 2; retry++) lhr = await audit()
       if (lhr.runtimeError) throw new Error(`${page.name}: ${lhr.runtimeError.message}`)
       results.push(lhr)
     }
