@@ -1,12 +1,18 @@
 import { act, waitFor } from '@testing-library/react'
 import { createRoot, hydrateRoot } from 'react-dom/client'
 import { renderToString } from 'react-dom/server'
-import { describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { ClubTime } from '#client/components/club-time'
 import { PendingButton } from '#client/components/form/pending-button'
 import { JoinCard } from '#client/features/home/components/join-card'
 import { MemoryRouter } from 'react-router'
-import { AfterHydration, resetTakeOverForTests, TakeOverInTurn, takeOver } from './hydration'
+import {
+  AfterHydration,
+  markPageLive,
+  resetTakeOverForTests,
+  TakeOverInTurn,
+  takeOver,
+} from './hydration'
 
 /** Markup written one way: styles as the browser writes them back (`left: 31.6%`). */
 function normalized(html: string) {
@@ -42,6 +48,10 @@ async function serverThenBrowser(ui: React.ReactElement) {
 }
 
 describe('taking over a page the server drew', () => {
+  // As before main.tsx runs; the other tests' pages are live (testing/setup.ts).
+  beforeEach(resetTakeOverForTests)
+  afterEach(markPageLive)
+
   it('AfterHydration: the fallback in the HTML and while taking over, its children after', async () => {
     const ui = (
       <AfterHydration fallback={<p>placeholder</p>}>
@@ -134,7 +144,6 @@ describe('taking over a page the server drew', () => {
       expect(clicks).toEqual([1, 2, 3])
       expect(container.querySelectorAll('button')).toHaveLength(3)
     } finally {
-      resetTakeOverForTests()
       container.remove()
     }
   })
