@@ -2,23 +2,15 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
 import { serverCommand } from '../src/server/testing/server-process'
 import { startTestSmtp, type TestSmtp } from '../src/server/testing/smtp'
 import { answersOk, waitUntil } from '../src/server/testing/wait'
 import { e2e } from './env'
-import { createMember, expect, loginThroughPage, test } from './fixtures'
+import { createMember, expect, expectNoAxeViolations, loginThroughPage, test } from './fixtures'
 
 /** Where to save screenshots of the sections for a person to look at; none are taken when unset. */
 const SHOTS = process.env.E2E_SCREENSHOTS_DIR
-
-async function expectNoAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze()
-  expect(
-    results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-  ).toEqual([])
-}
 
 /** Opens one of the panel's sections by its tab. */
 async function showSection(page: Page, name: string) {
@@ -31,7 +23,7 @@ async function checkBothWidths(page: Page, name: string) {
   for (const width of [375, 1280]) {
     await page.setViewportSize({ width, height: 900 })
     await expect(page.getByRole('heading', { name: 'Upcoming podclubs' })).toBeVisible()
-    await expectNoAxeViolations(page)
+    await expectNoAxeViolations(page, `the ${name} section at ${width} px`)
     // Tables scroll inside their own regions: nothing else reaches past the screen's edge.
     const sticksOut = await page.evaluate(() => {
       const edge = document.documentElement.clientWidth
@@ -85,7 +77,7 @@ test.describe('control panel on a fresh club', () => {
     await page.getByRole('button', { name: 'Unsubscribe from monthly e-mails' }).click()
     await expect(page.getByRole('alert')).toHaveText('This unsubscribe link is not valid.')
     await page.setViewportSize({ width: 375, height: 740 })
-    await expectNoAxeViolations(page)
+    await expectNoAxeViolations(page, 'the control panel')
   })
 })
 
@@ -182,7 +174,7 @@ test.describe('control panel with podclubs', () => {
     await expect(confirm).toContainText(title)
     for (const width of [375, 1280]) {
       await page.setViewportSize({ width, height: 900 })
-      await expectNoAxeViolations(page)
+      await expectNoAxeViolations(page, 'the control panel')
       await page.screenshot({ path: `/tmp/control-panel-complete-dialog-${width}.png` })
     }
     await confirm.getByRole('button', { name: 'Yes, Mark Complete' }).click()
@@ -294,7 +286,7 @@ test.describe('control panel with podclubs', () => {
     await expect(dialog).toContainText(
       'This will send the monthly blast to ALL members. This action cannot be undone.',
     )
-    await expectNoAxeViolations(page)
+    await expectNoAxeViolations(page, 'the control panel')
     await page.screenshot({ path: '/tmp/control-panel-dialog-1280.png' })
     await dialog.getByRole('button', { name: 'Cancel' }).click()
     await expect(dialog).toHaveCount(0)
@@ -436,7 +428,7 @@ test.describe('control panel with podclubs', () => {
         return { page: document.documentElement.scrollWidth - edge, sticksOut, scrollsSideways }
       })
       expect(wide).toEqual({ page: 0, sticksOut: [], scrollsSideways: [] })
-      await expectNoAxeViolations(page)
+      await expectNoAxeViolations(page, 'the control panel')
       if (SHOTS)
         await page.screenshot({
           path: `${SHOTS}/control-panel-${section.param}-375.png`,
@@ -466,7 +458,7 @@ test.describe('control panel with podclubs', () => {
     await page.setViewportSize({ width: 1280, height: 900 })
     for (const section of sections) {
       await showSection(page, section.tab)
-      await expectNoAxeViolations(page)
+      await expectNoAxeViolations(page, 'the control panel')
       if (SHOTS)
         await page.screenshot({
           path: `${SHOTS}/control-panel-${section.param}-1280.png`,
