@@ -13,6 +13,7 @@ import {
   StaticRouterProvider,
   type HydrationState,
 } from 'react-router'
+import { escapeHtml } from '#contract/html'
 import { AppProvider } from './app/provider'
 import { TitleSinkContext, type TitleSink } from './components/ui/document-title'
 import { createAppRoutes, type RouteHandle } from './app/router'
@@ -60,15 +61,6 @@ function stateScript(state: ServerState) {
   const json = JSON.stringify(state).replace(/</g, '\\u003c')
   return `<script type="application/json" id="${SERVER_STATE_ID}">${json}</script>`
 }
-
-const HTML_ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-}
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!)
 
 /** Draws the page at `url` for the visitor whose API requests `send` carries. */
 export function renderPage(url: URL, send: ApiTransport): Promise<RenderedPage> {

@@ -1,3 +1,8 @@
+import { escapeHtml } from '#contract/html'
+
+/** Text from people never becomes markup in the HTML part. */
+export { escapeHtml }
+
 /**
  * The frame every podclub e-mail shares: a plain-text part and an HTML part saying the same
  * thing, the club's name at the top and its motto at the bottom. Templates give paragraphs (with
@@ -35,19 +40,6 @@ export type MailContent = {
   outro?: readonly MailBlock[]
   /** Small print under the motto, one line each, such as how to unsubscribe. */
   footer?: readonly MailLine[]
-}
-
-const HTML_ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-}
-
-/** Text from people (usernames, addresses) never becomes markup in the HTML part. */
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (ch) => HTML_ESCAPES[ch]!)
 }
 
 const INK = 'color:#161614'
