@@ -3,8 +3,6 @@ import { useEffect, useState } from 'react'
 import type { ViewerTimeAnswer, ViewerTimeRequest } from './viewer-time.worker'
 import { viewerTimeZone } from './viewer-time-zone'
 
-export { viewerTimeZone }
-
 /**
  * This viewer's own wall time for an instant ('Fri, Dec 18, 1:30 AM CET'), or null when it reads
  * the same as in New York.
