@@ -57,31 +57,3 @@ export function pgliteWrites(db: Db): number | undefined {
   const client = (db as { $client?: unknown }).$client
   return client instanceof PGlite ? writesOf.get(client)?.count : undefined
 }
-
-/**
- * A read remembered until the database next writes: on PGlite, which serves this process alone
- * and counts its writes, `read(key)` answers from memory while nothing has been written since it
- * was read (a read overlapping a write is not kept), so a burst of reads costs one query each
- * key; on PostgreSQL, which other processes write to, every call reads. What it answers is
- * shared between callers: they must not change it. A failed read is not kept.
- */
-export function readUntilWrite<K, V>(
-  db: Db,
-  read: (key: K) => Promise<V>,
-  { maxKeys = 10_000 }: { maxKeys?: number } = {},
-): (key: K) => Promise<V> {
-  const remembered = new Map<K, V>()
-  let rememberedAt: number | undefined
-  return async (key) => {
-    const writes = pgliteWrites(db)
-    if (writes === undefined) return read(key)
-    if (writes !== rememberedAt || remembered.size >= maxKeys) {
-      remembered.clear()
-      rememberedAt = writes
-    }
-    if (remembered.has(key)) return remembered.get(key) as V
-    const value = await read(key)
-    if (pgliteWrites(db) === writes && rememberedAt === writes) remembered.set(key, value)
-    return value
-  }
-}

@@ -216,7 +216,7 @@ describe('passwords are used as typed', () => {
 })
 
 describe('looking a session up', () => {
-  it('asks the database again only after it has written, on PGlite; on PostgreSQL every time', async () => {
+  it('reads a session once, then only the versions: on PostgreSQL one tiny read, on PGlite none until something is written', async () => {
     const user = await createUser(t)
     const agent = createAgent(t.app)
     await agent.login(user.username, user.password)
@@ -229,7 +229,7 @@ describe('looking a session up', () => {
       const perRead = selects.mock.calls.length - afterFirst
       expect(perRead).toBe(pgliteWrites(t.db) === undefined ? 1 : 0)
 
-      // A write anywhere (here: the session ended behind the app's back) is seen at once.
+      // A change to the sessions (here: ended behind the app's back) is seen at once.
       await t.db.delete(sessions).where(eq(sessions.userId, user.id))
       expect(await whoami()).toBeUndefined()
     } finally {

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { sessions, users } from '../db/schema/index'
 import type { Db } from '../db/client'
-import { readUntilWrite } from '../db/pglite-writes'
+import { cachedByVersion } from '../db/cache-versions'
 import { AppError } from '../lib/app-error'
 import { hmac, randomToken, safeEqual, sha256 } from '../lib/tokens'
 
@@ -191,27 +191,31 @@ type SessionRow = {
 }
 
 /**
- * A session and its member, by the hash of the cookie. On PGlite a lookup is remembered until the
- * database next writes anything (`readUntilWrite`): a logout, a new password, a changed or
- * deleted account or an extended expiry all write, so none is answered from an older state, while
- * a member's reads cost no query. On PostgreSQL, which other processes write to, every request
- * asks. The expiry is checked again by the caller, against the time of the request.
+ * A session and its member, by the hash of the cookie, remembered while the members' version
+ * stands (`cachedByVersion`): a login, a logout, a new password, a changed or deleted account or
+ * an extended expiry all raise it, in whichever process, so none is answered from an older
+ * state, while a member's reads cost no query of their own. The expiry is checked again by the
+ * caller, against the time of the request.
  */
 export function createSessionLookups(db: Db, now: () => Date) {
-  const read = readUntilWrite(db, async (idHash: string): Promise<SessionRow | null> => {
-    const [row] = await db
-      .select({
-        id: users.id,
-        username: users.username,
-        email: users.email,
-        isSuperuser: users.isSuperuser,
-        expiresAt: sessions.expiresAt,
-      })
-      .from(sessions)
-      .innerJoin(users, eq(users.id, sessions.userId))
-      .where(and(eq(sessions.idHash, idHash), gt(sessions.expiresAt, now())))
-    return row ?? null
-  })
+  const read = cachedByVersion(
+    db,
+    ['members'],
+    async (idHash: string): Promise<SessionRow | null> => {
+      const [row] = await db
+        .select({
+          id: users.id,
+          username: users.username,
+          email: users.email,
+          isSuperuser: users.isSuperuser,
+          expiresAt: sessions.expiresAt,
+        })
+        .from(sessions)
+        .innerJoin(users, eq(users.id, sessions.userId))
+        .where(and(eq(sessions.idHash, idHash), gt(sessions.expiresAt, now())))
+      return row ?? null
+    },
+  )
   return {
     /** A copy: the request may change its own. */
     async read(idHash: string): Promise<SessionRow | null> {

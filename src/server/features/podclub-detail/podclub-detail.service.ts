@@ -1,7 +1,7 @@
 import { asc, eq } from 'drizzle-orm'
 import type { PodclubDetail } from '#contract/podclub-detail'
 import type { Db } from '../../db/client'
-import { readUntilWrite } from '../../db/pglite-writes'
+import { cachedByVersion } from '../../db/cache-versions'
 import { hindsights, podclubs, users } from '../../db/schema/index'
 import { notFound } from '../../lib/app-error'
 import type { AuthUser } from '../../plugins/session'
@@ -57,12 +57,14 @@ async function readDetailCore(db: Db, podclubId: number): Promise<DetailCore | n
 }
 
 /**
- * A podclub's detail reader for one database: on PGlite its shared part is remembered until the
- * database next writes (`readUntilWrite`), so a podclub many people open at once costs its
- * queries once; on PostgreSQL every request reads.
+ * A podclub's detail reader for one database: its shared part is remembered while the podclubs'
+ * version stands (`cachedByVersion`: seats, names, cred and the podclub itself all raise it), so
+ * a podclub many people open at once costs its queries once, on either engine.
  */
 export function createPodclubDetailReader(db: Db) {
-  const readCore = readUntilWrite(db, (podclubId: number) => readDetailCore(db, podclubId))
+  const readCore = cachedByVersion(db, ['podclubs'], (podclubId: number) =>
+    readDetailCore(db, podclubId),
+  )
   return (viewer: AuthUser | null, podclubId: number) =>
     getPodclubDetail(db, viewer, podclubId, readCore)
 }

@@ -1,10 +1,10 @@
+import { readCacheVersions } from '../../db/cache-versions'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { podclubs, registrations } from '../../db/schema/index'
 import { openTwoApps } from '../../testing/two-apps'
 import { createUser, type TestApp } from '../../testing/test-app'
 import { insertPodclub } from './podclubs.fixtures'
-import { readPodclubsVersion } from './podclubs.version'
 
 let a: TestApp
 let b: TestApp
@@ -23,7 +23,7 @@ describe('the podclubs version on one PostgreSQL shared by two processes', () =>
     const [one, two] = [await createUser(a), await createUser(a)]
     const first = await insertPodclub(a.db, host.id)
     const second = await insertPodclub(a.db, host.id)
-    const start = await readPodclubsVersion(a.db)
+    const start = (await readCacheVersions(a.db)).podclubs
 
     // As an account deletion does: a seat change in the first podclub, then the second's lock,
     // while a seat change in the second podclub holds that lock and writes its seat.
@@ -46,6 +46,6 @@ describe('the podclubs version on one PostgreSQL shared by two processes', () =>
     })
 
     await expect(Promise.all([deletion, seatChange])).resolves.toEqual([undefined, undefined])
-    expect(await readPodclubsVersion(a.db)).toBe(start + 2)
+    expect((await readCacheVersions(a.db)).podclubs).toBe(start + 2)
   })
 })

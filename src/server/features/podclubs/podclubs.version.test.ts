@@ -1,10 +1,10 @@
+import { readCacheVersions } from '../../db/cache-versions'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { podclubs, registrations } from '../../db/schema/index'
 import { transaction } from '../../db/transaction'
 import { buildTestApp, createUser, type TestApp } from '../../testing/test-app'
 import { insertPodclub } from './podclubs.fixtures'
-import { readPodclubsVersion } from './podclubs.version'
 
 let t: TestApp
 beforeAll(async () => {
@@ -17,23 +17,23 @@ describe('the podclubs version', () => {
     const host = await createUser(t)
     const member = await createUser(t)
     const podclub = await insertPodclub(t.db, host.id)
-    const start = await readPodclubsVersion(t.db)
+    const start = (await readCacheVersions(t.db)).podclubs
     // Plain writes, through no service: the database raises the version itself.
     await t.db.insert(registrations).values({ podclubId: podclub.id, userId: member.id })
     await t.db.update(podclubs).set({ location: 'nyc' }).where(eq(podclubs.id, podclub.id))
-    expect(await readPodclubsVersion(t.db)).toBe(start + 2)
+    expect((await readCacheVersions(t.db)).podclubs).toBe(start + 2)
     await expect(
       transaction(t.deps, async (tx) => {
         await tx.delete(registrations).where(eq(registrations.podclubId, podclub.id))
         throw new Error('rolled back')
       }),
     ).rejects.toThrow('rolled back')
-    expect(await readPodclubsVersion(t.db)).toBe(start + 2)
+    expect((await readCacheVersions(t.db)).podclubs).toBe(start + 2)
     // A transaction raises it once, however many rows it changes.
     await transaction(t.deps, async (tx) => {
       await tx.delete(registrations).where(eq(registrations.podclubId, podclub.id))
       await tx.update(podclubs).set({ location: 'zoom' }).where(eq(podclubs.id, podclub.id))
     })
-    expect(await readPodclubsVersion(t.db)).toBe(start + 3)
+    expect((await readCacheVersions(t.db)).podclubs).toBe(start + 3)
   })
 })

@@ -1,6 +1,6 @@
 import type { MyData, Profile } from '#contract/profile'
 import type { AppDeps } from '../../deps'
-import { readUntilWrite } from '../../db/pglite-writes'
+import { cachedByVersion } from '../../db/cache-versions'
 import { notFound } from '../../lib/app-error'
 import { calendarFeedUrl } from '../calendar/calendar.service'
 import { readCred, readMember, readMemberPodclubs, readMyData } from './profile.queries'
@@ -38,11 +38,14 @@ export async function getProfile(deps: AppDeps, userId: number): Promise<Profile
 }
 
 /**
- * The profile reader of the routes: on PGlite a member's profile is remembered until the database
- * next writes (`readUntilWrite`); on PostgreSQL every request reads. Callers must not change it.
+ * The profile reader of the routes: a member's profile is remembered while the versions of the
+ * podclubs and the members stand (`cachedByVersion`), on either engine. Callers must not change
+ * it.
  */
 export function createProfileReader(deps: AppDeps) {
-  return readUntilWrite(deps.db, (userId: number) => getProfile(deps, userId))
+  return cachedByVersion(deps.db, ['podclubs', 'members'], (userId: number) =>
+    getProfile(deps, userId),
+  )
 }
 
 /** 'download my data': what podclub keeps about the member (`readMyData`). */

@@ -1,3 +1,4 @@
+import { readCacheVersions } from '../../db/cache-versions'
 import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { podclubSchema } from '#contract/podclubs'
@@ -9,7 +10,6 @@ import {
 import { podcasts, podclubs } from '../../db/schema/index'
 import { fixedClock } from '../../lib/clock'
 import { buildTestApp, createAgent, type TestApp, loggedInMember } from '../../testing/test-app'
-import { readPodclubsVersion } from '../podclubs/podclubs.version'
 
 // 20:00 in New York on Saturday February 7 2026 is already Sunday the 8th in UTC.
 const clock = fixedClock('2026-02-08T01:00:00Z')
@@ -40,7 +40,7 @@ const member = () => loggedInMember(t, { clock })
 describe('POST /propose/', () => {
   it('creates an upcoming podclub with the proposer as podmeister, in Eastern time', async () => {
     const { user, agent } = await member()
-    const before = await readPodclubsVersion(t.db)
+    const before = (await readCacheVersions(t.db)).podclubs
     const res = await agent.post('/api/v1/propose/', valid)
     expect(res.statusCode, res.body).toBe(201)
     const { data } = createProposalResponseSchema.parse(res.json())
@@ -58,7 +58,7 @@ describe('POST /propose/', () => {
       link_two: '',
     })
     podclubSchema.parse(data)
-    expect(await readPodclubsVersion(t.db)).toBe(before + 1)
+    expect((await readCacheVersions(t.db)).podclubs).toBe(before + 1)
   })
 
   it('reuses a podcast named the same in another case, and creates one otherwise', async () => {
