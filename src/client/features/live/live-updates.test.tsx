@@ -1,12 +1,14 @@
+import { QueryObserver } from '@tanstack/react-query'
 import { act, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import type { LivePodclub } from '#contract/live'
-import { listPodclubsResponseSchema } from '#contract/podclubs'
+import { listPodclubsResponseSchema, type Podclub } from '#contract/podclubs'
 import { member } from '#client/testing/fixtures'
 import { reply } from '#client/testing/mock-api'
 import { queryToasts, renderWithProviders } from '#client/testing/render'
 import { loadToaster } from '#client/app/provider'
 import { podclubFixture } from '#client/features/podclubs/testing'
+import { upcomingPodclubsQueryOptions } from '#client/features/podclubs/api/get-upcoming-podclubs'
 import { createQueryClient } from '#client/lib/query-client'
 import { applyPodclub, applyPoll, applySeat } from './live-updates'
 
@@ -22,6 +24,38 @@ const liveOf = (overrides: Partial<LivePodclub> & { id: number }): LivePodclub =
 const ninth = Array.from({ length: 9 }, (_, i) => `member${i}`)
 
 describe('live updates on the home feed', () => {
+  it('does not let a read of the feed that began before the change put the card back', async () => {
+    const queryClient = createQueryClient()
+    const before = podclubFixture({ seats_left: 1 })
+    const after = { ...before, seats_left: 0 }
+    // What the server answers: the first two reads began before the change, the third after.
+    let reads = 0
+    let answerSecond!: (list: Podclub[]) => void
+    const observer = new QueryObserver(queryClient, {
+      queryKey: upcomingPodclubsQueryOptions().queryKey,
+      queryFn: (): Promise<Podclub[]> => {
+        reads += 1
+        if (reads === 1) return Promise.resolve([before])
+        if (reads === 2) return new Promise((resolve) => (answerSecond = resolve))
+        return Promise.resolve([after])
+      },
+    })
+    const seatsLeft = () => observer.getCurrentResult().data?.[0]?.seats_left
+    const stop = observer.subscribe(() => {})
+    try {
+      await waitFor(() => expect(seatsLeft()).toBe(1))
+      void observer.refetch()
+      applyPodclub(queryClient, liveOf({ id: before.id, seats_left: 0 }))
+      expect(seatsLeft()).toBe(0)
+      answerSecond([before])
+      await waitFor(() => expect(reads).toBe(3))
+      await waitFor(() => expect(observer.getCurrentResult().isFetching).toBe(false))
+      expect(seatsLeft()).toBe(0)
+    } finally {
+      stop()
+    }
+  })
+
   it('turns a card full when its last seat goes elsewhere, without asking the server again', async () => {
     const podclub = podclubFixture({
       seats_left: 1,

@@ -40,6 +40,10 @@ export function applyPodclub(queryClient: QueryClient, live: LivePodclub) {
       // A podclub new to the feed: its card needs all of it.
       void queryClient.invalidateQueries({ queryKey: FEED_KEY, exact: true })
     }
+    // A read of the feed under way may have begun before this change, and would put the card
+    // back as it was when it lands: it is dropped and asked again, from after the change.
+    if (listed && queryClient.isFetching({ queryKey: FEED_KEY, exact: true }) > 0)
+      void queryClient.invalidateQueries({ queryKey: FEED_KEY, exact: true })
   }
   // The detail page lists who holds a seat with their pictures: it reads itself again, if open.
   void queryClient.invalidateQueries({
