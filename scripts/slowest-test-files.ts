@@ -14,6 +14,7 @@ export class SlowestTestFiles implements Reporter {
       const d = module.diagnostic()
       const setup = d.environmentSetupDuration + d.prepareDuration + d.setupDuration
       return {
+        project: module.project.name,
         name: `${module.project.name}: ${module.relativeModuleId}`,
         setup,
         imports: d.collectDuration,
@@ -30,10 +31,17 @@ export class SlowestTestFiles implements Reporter {
         (r) =>
           `${seconds(r.total)}${seconds(r.setup)}${seconds(r.imports)}${seconds(r.tests)}  ${r.name}`,
       )
+    const byProject = new Map<string, number>()
+    for (const row of rows)
+      byProject.set(row.project, (byProject.get(row.project) ?? 0) + row.total)
+    const projects = [...byProject]
+      .sort((a, b) => b[1] - a[1])
+      .map(([name, total]) => `${name} ${seconds(total).trim()}`)
+      .join(', ')
     console.log(
       [
         '',
-        `Slowest test files (${rows.length} files took ${seconds(all).trim()} of worker time):`,
+        `Slowest test files (${rows.length} files took ${seconds(all).trim()} of worker time: ${projects}):`,
         `${'total'.padStart(8)}${'setup'.padStart(8)}${'imports'.padStart(8)}${'tests'.padStart(8)}  file`,
         ...lines,
         '',

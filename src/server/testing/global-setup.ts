@@ -46,9 +46,10 @@ export default async function setup(project: TestProject) {
     }
   }
   const database = await openMemoryPglite()
-  const dump = await database.client.dumpDataDir('gzip')
+  // Uncompressed: 42 MB on disk, but each test file opens it in about 360 ms instead of 650.
+  const dump = await database.client.dumpDataDir('none')
   await database.close()
-  const file = path.join(TEMPLATE_DIR, `pglite-template-${runId}.tar.gz`)
+  const file = path.join(TEMPLATE_DIR, `pglite-template-${runId}.tar`)
   await mkdir(TEMPLATE_DIR, { recursive: true })
   await writeFile(file, Buffer.from(await dump.arrayBuffer()))
   project.provide('pgliteTemplateFile', file)
