@@ -1,11 +1,11 @@
 import { spawnSync } from 'node:child_process'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { eq } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import { afterAll, describe, expect, it } from 'vitest'
-import { openPglite } from './db/client'
+import { type Database, openMemoryPglite, openPglite } from './db/client'
 import { outboxMessages, users } from './db/schema/index'
 import {
   csrfFor,
@@ -21,6 +21,8 @@ import { startTestSmtp } from './testing/smtp'
 import { answersOk, waitUntil } from './testing/wait'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
+/** What the build leaves beside the server for a first start (scripts/build.mjs). */
+const emptyDatabase = path.join(root, 'dist/server/empty-database.tar.gz')
 
 /** `main.ts` as a real process on PGlite in `dataDir`, serving the API alone on a free port. */
 function startServer(dataDir: string, port: number, env: Record<string, string> = {}): Server {
@@ -234,5 +236,21 @@ describe('the server process', () => {
     await untilReady(again, 'restart')
     again.child.kill('SIGTERM')
     expect(await again.exited).toBe(0)
+
+    // It began as the migrated empty database the build left beside the server, not as a new
+    // cluster: a cluster keeps the identifier it was created with.
+    const systemId = async ({ db }: Database) => {
+      const query = sql`select system_identifier::text as id from pg_control_system()`
+      const result = (await db.execute(query)) as unknown as { rows: { id: string }[] }
+      return result.rows[0]!.id
+    }
+    const built = await openMemoryPglite(new Blob([await readFile(emptyDatabase)]))
+    const started = await openPglite(dataDir)
+    try {
+      expect(await systemId(started)).toBe(await systemId(built))
+    } finally {
+      await started.close()
+      await built.close()
+    }
   }, 120_000)
 })

@@ -1,3 +1,5 @@
+import { existsSync, readdirSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
@@ -184,7 +186,7 @@ export async function openPglite(
   const dir = path.resolve(dataDir)
   const lock = await lockDataDir(dir, { kind: opts.lockKind })
   try {
-    const client = await PGlite.create(pgdataOf(dir))
+    const client = await PGlite.create(pgdataOf(dir), { loadDataDir: await emptyDatabaseFor(dir) })
     try {
       const db = drizzlePglite(client, { schema }) as unknown as Db
       await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder })
@@ -215,6 +217,20 @@ export async function openPglite(
     await lock.release()
     throw err
   }
+}
+
+/**
+ * The migrated empty database the build leaves beside the server (scripts/build.mjs), for a
+ * DATA_DIR without a database yet: loading it takes about 0.9 s where creating PGlite's cluster
+ * and migrating it took 3.3. Undefined for a folder that has a database, or where there is no
+ * build (the sources run by `npm run dev`), which then starts the long way.
+ */
+async function emptyDatabaseFor(dir: string): Promise<Blob | undefined> {
+  const pgdata = pgdataOf(dir)
+  if (existsSync(pgdata) && readdirSync(pgdata).length > 0) return undefined
+  const file = fileURLToPath(new URL('./empty-database.tar.gz', import.meta.url))
+  if (!existsSync(file)) return undefined
+  return new Blob([await readFile(file)])
 }
 
 /** PGlite in memory, optionally from a dumped data folder (tests clone a migrated template). */
