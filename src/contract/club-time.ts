@@ -154,15 +154,31 @@ export function clubZoneName(date: Date): string {
   return zoneNameAt(date, CLUB_TIME_ZONE)
 }
 
-/** 'Thursday, December 17, 2026': the day of an instant in New York. */
-export function prettyDate(date: Date): string {
-  return format(date, 'EEEE, MMMM d, yyyy', inClubZone)
+/**
+ * A text of an instant, worked out once per instant: every card of every build of the feed shows
+ * the same few dozen start times, and formatting them in New York's zone was a third of a build.
+ */
+function oncePerInstant(text: (date: Date) => string, maxInstants = 2_000) {
+  const known = new Map<number, string>()
+  return (date: Date): string => {
+    const instant = date.getTime()
+    let answer = known.get(instant)
+    if (answer === undefined) {
+      if (known.size >= maxInstants) known.clear()
+      answer = text(date)
+      known.set(instant, answer)
+    }
+    return answer
+  }
 }
 
+/** 'Thursday, December 17, 2026': the day of an instant in New York. */
+export const prettyDate = oncePerInstant((date) => format(date, 'EEEE, MMMM d, yyyy', inClubZone))
+
 /** '7:30 PM EST' (EDT in summer): the time of an instant in New York, with its zone. */
-export function prettyTime(date: Date): string {
-  return `${format(date, 'h:mm a', inClubZone)} ${clubZoneName(date)}`
-}
+export const prettyTime = oncePerInstant(
+  (date) => `${format(date, 'h:mm a', inClubZone)} ${clubZoneName(date)}`,
+)
 
 /** 'December 17, 2026': the day, without the weekday. */
 export function longClubDate(date: Date): string {
