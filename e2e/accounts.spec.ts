@@ -1,9 +1,15 @@
-import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
 import jsQR from 'jsqr'
 import { PNG } from 'pngjs'
 import { e2e } from './env'
-import { createMember, expect, loginThroughPage, test, waitForMail } from './fixtures'
+import {
+  createMember,
+  expect,
+  expectNoAxeViolations,
+  loginThroughPage,
+  test,
+  waitForMail,
+} from './fixtures'
 
 let seq = 0
 /** A username and address no other run or test has used. */
@@ -19,26 +25,6 @@ const toastWith = (page: Page, title: string) =>
     .getByRole('region', { name: /notifications/i })
     .getByRole('listitem')
     .filter({ hasText: title })
-
-/**
- * axe-core finds no violation on what the page shows now. Entrance animations (a toast sliding
- * in) are let finish first, or their passing opacity reads as low contrast.
- */
-async function expectAccessible(page: Page, what: string, options: { wcagOnly?: boolean } = {}) {
-  await page.waitForFunction(() =>
-    document
-      .getAnimations()
-      .filter((a) => a.effect?.getTiming().iterations !== Infinity)
-      .every((a) => a.playState !== 'running'),
-  )
-  const builder = new AxeBuilder({ page })
-  if (options.wcagOnly) builder.withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
-  const { violations } = await builder.analyze()
-  const summary = violations.map(
-    (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-  )
-  expect(summary, `axe violations on ${what}`).toEqual([])
-}
 
 async function fillRegisterForm(page: Page, person: ReturnType<typeof newPerson>) {
   await page.getByLabel('username').fill(person.username)
@@ -315,7 +301,7 @@ test.describe('accessibility of the account screens', () => {
         await page.goto(path)
         await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
         await ready()
-        await expectAccessible(page, `${what} at ${width} px`)
+        await expectNoAxeViolations(page, `${what} at ${width} px`)
       }
     })
 
@@ -327,17 +313,17 @@ test.describe('accessibility of the account screens', () => {
       await page.goto('/login')
       await page.getByRole('button', { name: '[ login ]' }).click()
       await expect(page.getByText('Username is required')).toBeVisible()
-      await expectAccessible(page, `login with errors at ${width} px`)
+      await expectNoAxeViolations(page, `login with errors at ${width} px`)
       await page.goto('/waitlist')
       await page.getByLabel('email').fill('nope')
       await page.getByRole('button', { name: '[ join the waitlist ]' }).click()
       await expect(page.getByText('Please enter a valid email address')).toBeVisible()
-      await expectAccessible(page, `waitlist with errors at ${width} px`)
+      await expectNoAxeViolations(page, `waitlist with errors at ${width} px`)
       if (width < 640) {
         // A visitor's small-screen menu, open. WCAG rules only, as for the member menu below.
         await page.getByRole('banner').getByRole('button', { name: '[ menu ]' }).click()
         await expect(page.getByRole('menuitem', { name: '[ register ]' })).toBeVisible()
-        await expectAccessible(page, `visitor menu at ${width} px`, { wcagOnly: true })
+        await expectNoAxeViolations(page, `visitor menu at ${width} px`, { wcagOnly: true })
         await page.keyboard.press('Escape')
       }
 
@@ -351,11 +337,11 @@ test.describe('accessibility of the account screens', () => {
       await page.getByLabel('confirm password').fill('other')
       await page.getByRole('button', { name: '[ create account ]' }).click()
       await expect(page.getByText('Please enter a valid city')).toBeVisible()
-      await expectAccessible(page, `register form with errors at ${width} px`)
+      await expectNoAxeViolations(page, `register form with errors at ${width} px`)
       await fillRegisterForm(page, newPerson())
       await page.getByRole('button', { name: '[ create account ]' }).click()
       await expect(page.getByRole('dialog')).toBeVisible()
-      await expectAccessible(page, `code of conduct at ${width} px`)
+      await expectNoAxeViolations(page, `code of conduct at ${width} px`)
       await page.keyboard.press('Escape')
     })
 
@@ -372,23 +358,23 @@ test.describe('accessibility of the account screens', () => {
       await page.getByLabel('email').fill(member.email)
       await page.getByRole('button', { name: '[ send reset link ]' }).click()
       await expect(page.getByText(/is on its way/)).toBeVisible()
-      await expectAccessible(page, `forgot password, sent, at ${width} px`)
+      await expectNoAxeViolations(page, `forgot password, sent, at ${width} px`)
       const mail = await waitForMail((m) => m.to.includes(member.email) && /Reset/.test(m.subject))
       await page.goto(new RegExp(`${e2e.baseUrl}/password-reset/[\\w.-]+`).exec(mail.text)![0])
       await expect(page.getByLabel('new password')).toBeVisible()
-      await expectAccessible(page, `reset password form at ${width} px`)
+      await expectNoAxeViolations(page, `reset password form at ${width} px`)
 
       // A member's header, then with its menu open. The open menu is checked against the WCAG
       // rules: Radix portals it to the end of <body>, outside the landmarks, which only the
       // 'region' best-practice rule minds.
       await loginThroughPage(page, member.username, member.password)
-      await expectAccessible(page, `member header at ${width} px`)
+      await expectNoAxeViolations(page, `member header at ${width} px`)
       await page
         .getByRole('banner')
         .getByRole('button', { name: new RegExp(member.username) })
         .click()
       await expect(page.getByRole('menuitem', { name: '[ invite friends ]' })).toBeVisible()
-      await expectAccessible(page, `member menu at ${width} px`, { wcagOnly: true })
+      await expectNoAxeViolations(page, `member menu at ${width} px`, { wcagOnly: true })
     })
   }
 })
