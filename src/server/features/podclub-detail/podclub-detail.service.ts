@@ -74,11 +74,11 @@ export function createPodclubDetailReader(db: Db) {
  * are in the answer only for those who took part in it (its podmeister and seat holders):
  * anyone else gets an answer without those keys.
  */
-export async function getPodclubDetail(
+async function getPodclubDetail(
   db: Db,
   viewer: AuthUser | null,
   podclubId: number,
-  readCore: (podclubId: number) => Promise<DetailCore | null> = (id) => readDetailCore(db, id),
+  readCore: (podclubId: number) => Promise<DetailCore | null>,
 ): Promise<PodclubDetail> {
   const core = await readCore(podclubId)
   if (!core) throw notFound('podclub')
