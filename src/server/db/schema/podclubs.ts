@@ -88,6 +88,11 @@ export const registrations = pgTable(
     userId: integer('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
+    /**
+     * The seat came from the seat waitlist: a member's live stream tells them they are in even
+     * when their joining the line and the freed seat reach it as one change.
+     */
+    fromSeatWaitlist: boolean('from_seat_waitlist').notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [

@@ -1,9 +1,9 @@
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http'
-import { eq, sql, type SQL } from 'drizzle-orm'
+import { and, eq, sql, type SQL } from 'drizzle-orm'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { LiveEventName, LiveEvents, LivePodclub, LivePoll, LiveSeat } from '#contract/live'
 import type { Db, Listen } from '../../db/client'
-import { podclubs } from '../../db/schema/index'
+import { podclubs, registrations } from '../../db/schema/index'
 import { AppError } from '../../lib/app-error'
 import { readPodclubs, readUpcomingPodclubs } from '../podclubs/podclubs.queries'
 import { readPollResults } from '../polls/polls.service'
@@ -142,28 +142,39 @@ export function createLiveHub({ db, listen, now, log }: LiveHubOptions) {
     }
   }
 
+  /** The members of a podclub whose seat came from its seat waitlist. */
+  async function promotedIn(id: number): Promise<Set<number>> {
+    const rows = await db
+      .select({ userId: registrations.userId })
+      .from(registrations)
+      .where(and(eq(registrations.podclubId, id), eq(registrations.fromSeatWaitlist, true)))
+    return new Set(rows.map((r) => r.userId))
+  }
+
   async function publishPodclub(eventId: number, id: number) {
     const podclub = await readPodclub(id)
     const before = seatsOf.get(id)
     if (podclub.status === 'upcoming') seatsOf.set(id, podclub)
     else seatsOf.delete(id)
     const text = frame(eventId, 'podclub', podclub)
+    let promoted: Promise<Set<number>> | undefined
     for (const stream of streams) {
       write(stream, text)
       if (!stream.member) continue
-      const { username } = stream.member
+      const { id: memberId, username } = stream.member
       const seat = seatOf(podclub, username)
       const was = before ? seatOf(before, username) : { registered: false, waitlist_position: null }
       if (seat.registered === was.registered && seat.waitlist_position === was.waitlist_position)
         continue
-      write(
-        stream,
-        frame(eventId, 'seat', {
-          podclub_id: id,
-          ...seat,
-          promoted: seat.registered && was.waitlist_position !== null,
-        }),
-      )
+      // Seen in line before, or not seen there because joining it and the freed seat came as one
+      // change: a seat the member had not held, given from the line (a seat held before the last
+      // event this process read is no news).
+      const cameFromLine =
+        seat.registered &&
+        (was.waitlist_position !== null ||
+          (before !== undefined &&
+            (await (promoted ??= promotedIn(id).catch(() => new Set<number>()))).has(memberId)))
+      write(stream, frame(eventId, 'seat', { podclub_id: id, ...seat, promoted: cameFromLine }))
     }
   }
 

@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { LivePodclub, LivePoll, LiveSeat } from '#contract/live'
-import { registrations } from '../../db/schema/index'
+import { and, eq } from 'drizzle-orm'
+import { registrations, seatWaitlist } from '../../db/schema/index'
 import { transaction } from '../../db/transaction'
 import { openEventStream, type StreamEvent } from '../../testing/event-stream'
 import { createAgent, createUser, loggedInMember, type TestApp } from '../../testing/test-app'
 import { openTwoApps } from '../../testing/two-apps'
 import { insertPodclub } from '../podclubs/podclubs.fixtures'
+import { promoteFromSeatWaitlist } from '../registrations/seat-waitlist.service'
 import { createPollAs, operatorAgent, pollBody, requestCode } from '../polls/polls.testing'
 import { STREAMS_PER_ADDRESS, STREAMS_PER_MEMBER } from './live.hub'
 
@@ -162,6 +164,49 @@ describe('GET /events/', () => {
         promoted: false,
       })
     }
+  })
+
+  it('tells a member promoted when their joining the line and the freed seat come as one change', async () => {
+    const host = await createUser(a)
+    const podclub = await insertPodclub(a.db, host.id)
+    const waiting = await loggedInMember(a)
+    const mine = await stream(urlB, { cookie: cookieOf(waiting.agent) })
+    await mine.next(ready)
+    const seated = await Promise.all(Array.from({ length: 9 }, () => loggedInMember(a)))
+    for (const { agent } of seated) await agent.post(`/api/v1/register/${podclub.id}/`)
+    await mine.next(showing(podclub.id, 0))
+
+    // The process never sees the member in line: one transaction queues them and frees a seat.
+    await transaction(a.deps, async (tx) => {
+      await tx.insert(seatWaitlist).values({ podclubId: podclub.id, userId: waiting.user.id })
+      await tx
+        .delete(registrations)
+        .where(
+          and(
+            eq(registrations.podclubId, podclub.id),
+            eq(registrations.userId, seated[0]!.user.id),
+          ),
+        )
+      expect(await promoteFromSeatWaitlist(tx, a.deps, podclub.id)).toEqual([waiting.user.id])
+    })
+    const seat = await mine.next((e) => e.event === 'seat' && (e.data as LiveSeat).registered)
+    expect(seat.data).toEqual({
+      podclub_id: podclub.id,
+      registered: true,
+      waitlist_position: null,
+      promoted: true,
+    } satisfies LiveSeat)
+  })
+
+  it('does not call a seat taken directly a promotion', async () => {
+    const host = await createUser(a)
+    const podclub = await insertPodclub(a.db, host.id)
+    const member = await loggedInMember(a)
+    const mine = await stream(urlB, { cookie: cookieOf(member.agent) })
+    await mine.next(ready)
+    await member.agent.post(`/api/v1/register/${podclub.id}/`)
+    const seat = await mine.next((e) => e.event === 'seat' && (e.data as LiveSeat).registered)
+    expect((seat.data as LiveSeat).promoted).toBe(false)
   })
 
   it("carries to a visitor nothing beyond the feed's own fields", async () => {

@@ -93,7 +93,9 @@ export async function promoteFromSeatWaitlist(
   if (next.length === 0) return []
   for (const entry of next) {
     await tx.delete(seatWaitlist).where(eq(seatWaitlist.id, entry.id))
-    await tx.insert(registrations).values({ podclubId, userId: entry.userId })
+    await tx
+      .insert(registrations)
+      .values({ podclubId, userId: entry.userId, fromSeatWaitlist: true })
   }
   const promoted = next.map((e) => e.userId)
   await mailSeatChanges(
