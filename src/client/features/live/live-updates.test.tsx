@@ -1,8 +1,13 @@
 import { QueryObserver } from '@tanstack/react-query'
 import { act, screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
 import type { LivePodclub } from '#contract/live'
-import { listPodclubsResponseSchema, type Podclub } from '#contract/podclubs'
+import {
+  listPodclubsResponseSchema,
+  type Podclub,
+  seatWaitlistStateResponseSchema,
+} from '#contract/podclubs'
 import { member } from '#client/testing/fixtures'
 import { reply } from '#client/testing/mock-api'
 import { queryToasts, renderWithProviders } from '#client/testing/render'
@@ -128,6 +133,60 @@ describe('live updates on the home feed', () => {
     expect(queryToasts()[0]).toHaveTextContent(
       `You're in: a seat opened up for ${podclub.episode_title}`,
     )
+  })
+
+  it("keeps 'You're in' over the answer to joining the line, when the seat comes first", async () => {
+    await loadToaster()
+    const podclub = podclubFixture({
+      seats_left: 0,
+      api_registered_usernames: { reserved: ninth },
+    })
+    const promoted = {
+      ...podclub,
+      api_registered_usernames: { reserved: [...ninth.slice(1), member.username] },
+    }
+    // The feed's read after the member joined is slow; the seat comes live meanwhile.
+    let feedReads = 0
+    let answerRead!: () => void
+    const { queryClient } = renderWithProviders({
+      path: '/home',
+      currentUser: member,
+      handlers: {
+        listUpcomingPodclubs: async () => {
+          feedReads += 1
+          if (feedReads === 1) return reply(listPodclubsResponseSchema, { data: [podclub] })
+          await new Promise<void>((resolve) => (answerRead = resolve))
+          return reply(listPodclubsResponseSchema, { data: [promoted] })
+        },
+        toggleSeatWaitlist: () =>
+          reply(seatWaitlistStateResponseSchema, { data: { waitlisted: true, position: 1 } }),
+      },
+    })
+    const card = await screen.findByRole('article', { name: new RegExp(podclub.episode_title) })
+    await userEvent.click(within(card).getByRole('button', { name: '[ join waitlist ]' }))
+    // Said when the server answers, while the feed reads itself again.
+    await waitFor(() => expect(queryToasts()[0]).toHaveTextContent('Joined the seat waitlist'))
+    expect(feedReads).toBe(2)
+
+    act(() => {
+      applyPodclub(queryClient, liveOf({ id: podclub.id, ...promoted, seats_left: 0 }))
+      applySeat(queryClient, {
+        podclub_id: podclub.id,
+        registered: true,
+        waitlist_position: null,
+        promoted: true,
+      })
+    })
+    await waitFor(() =>
+      expect(queryToasts()[0]).toHaveTextContent(
+        `You're in: a seat opened up for ${podclub.episode_title}`,
+      ),
+    )
+    answerRead()
+    await waitFor(() => expect(queryClient.isFetching()).toBe(0))
+    await waitFor(() => expect(card).toHaveTextContent("You're registered, see you there!"))
+    expect(queryToasts()).toHaveLength(1)
+    expect(queryToasts()[0]).toHaveTextContent("You're in: a seat opened up for")
   })
 
   it('takes a cancelled podclub off the feed', async () => {

@@ -52,8 +52,25 @@ function holdsSeat(podclub: SeatPodclub, username: string) {
  */
 export function SeatAction({ podclub, username }: SeatActionProps) {
   const location = useLocation()
-  const toggle = useToggleRegistration()
-  const waitlist = useToggleSeatWaitlist()
+  const toggle = useToggleRegistration((state) =>
+    toast({
+      title: state.registered
+        ? 'Successfully registered for the podclub'
+        : 'Successfully canceled registration',
+    }),
+  )
+  const waitlist = useToggleSeatWaitlist((state) =>
+    toast(
+      state.waitlisted
+        ? {
+            title: 'Joined the seat waitlist',
+            description: state.position
+              ? `You're #${state.position} in line for a freed seat.`
+              : undefined,
+          }
+        : { title: 'Left the seat waitlist' },
+    ),
+  )
   // Loaded with the action, so the share link has the club code the moment a seat is taken.
   const config = usePublicConfig()
   // The server refuses seat changes once a podclub has begun, so the page stops offering them,
@@ -87,12 +104,6 @@ export function SeatAction({ podclub, username }: SeatActionProps) {
     toggle.mutate(
       { podclubId: podclub.id, idempotencyKey: newIdempotencyKey() },
       {
-        onSuccess: (state) =>
-          toast({
-            title: state.registered
-              ? 'Successfully registered for the podclub'
-              : 'Successfully canceled registration',
-          }),
         onError: (error) =>
           toast({
             title: isRegistered ? 'Failed to cancel registration' : 'Registration failed',
@@ -138,17 +149,6 @@ export function SeatAction({ podclub, username }: SeatActionProps) {
             waitlist.mutate(
               { podclubId: podclub.id, idempotencyKey: newIdempotencyKey() },
               {
-                onSuccess: (state) =>
-                  toast(
-                    state.waitlisted
-                      ? {
-                          title: 'Joined the seat waitlist',
-                          description: state.position
-                            ? `You're #${state.position} in line for a freed seat.`
-                            : undefined,
-                        }
-                      : { title: 'Left the seat waitlist' },
-                  ),
                 onError: (error) =>
                   toast({
                     title: isWaitlisted
