@@ -358,6 +358,8 @@ test.describe('accessibility of the account screens', () => {
       await page.getByLabel('email').fill(member.email)
       await page.getByRole('button', { name: '[ send reset link ]' }).click()
       await expect(page.getByText(/is on its way/)).toBeVisible()
+      // The toast that says so too comes with the toaster's own code, a moment later.
+      await expect(page.getByRole('status').filter({ hasText: 'Reset link sent' })).toBeVisible()
       await expectNoAxeViolations(page, `forgot password, sent, at ${width} px`)
       const mail = await waitForMail((m) => m.to.includes(member.email) && /Reset/.test(m.subject))
       await page.goto(new RegExp(`${e2e.baseUrl}/password-reset/[\\w.-]+`).exec(mail.text)![0])

@@ -6,6 +6,9 @@ import {
   type PlaywrightWorkerArgs,
   type Response,
 } from '@playwright/test'
+import { readFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
+import type AxeCore from 'axe-core'
 import { formatClubDateTime } from '../src/contract/club-time'
 import type { ReceivedMail } from '../src/server/testing/smtp'
 import { e2e } from './env'
@@ -268,6 +271,10 @@ export async function startDemoServer(port: number) {
   }
 }
 
+/** axe-core's script, read once per worker and put into each page (document) that is checked. */
+let axeSource: string | undefined
+const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']
+
 /**
  * Runs axe-core on the page and fails on any violation, naming the rule and the elements. It
  * waits for animations that end (a toast fading in or out) to finish first: mid-fade, text is
@@ -275,28 +282,54 @@ export async function startDemoServer(port: number) {
  * `wcagOnly` keeps to WCAG's rules (2.0 to 2.2, A and AA), for an open menu: it is drawn in a
  * layer of its own outside the page's landmarks, which axe's best-practice rules would count
  * against the page.
+ *
+ * axe runs in the page itself, put there once per document, and reports violations only: the
+ * page has no frames to gather from, so the wrapper that runs each frame and then merges the
+ * results in a blank page of its own (two-thirds of each check's time, and a renderer
+ * each) would add nothing.
  */
 export async function expectNoAxeViolations(
   page: Page,
   what: string,
   options: { wcagOnly?: boolean } = {},
 ) {
-  await page.waitForFunction(
-    () =>
+  // Settled for a few frames in a row: an element put in a moment later (a toast) starts its own.
+  const settled = await page.evaluate(async () => {
+    const calm = () =>
       document
         .getAnimations()
         .every(
           (a) => a.playState !== 'running' || a.effect?.getComputedTiming().endTime === Infinity,
-        ),
-    undefined,
-    { timeout: 5_000 },
+        )
+    const frame = () => new Promise((resolve) => requestAnimationFrame(resolve))
+    const until = performance.now() + 5_000
+    for (let calmFrames = 0; calmFrames < 4; calmFrames = calm() ? calmFrames + 1 : 0) {
+      if (performance.now() > until) return false
+      await frame()
+    }
+    return true
+  })
+  expect(settled, `the animations on ${what} end`).toBe(true)
+  if (!(await page.evaluate(() => 'axe' in window))) {
+    axeSource ??= await readFile(
+      createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
+      'utf8',
+    )
+    await page.evaluate(axeSource)
+  }
+  expect(await page.locator('iframe').count(), `${what} has no frames for axe to miss`).toBe(0)
+  const violations = await page.evaluate(
+    async (runOnly) => {
+      const { axe } = window as unknown as { axe: typeof AxeCore }
+      const results = await axe.run(document, {
+        resultTypes: ['violations'],
+        ...(runOnly ? { runOnly: { type: 'tag', values: runOnly } } : {}),
+      })
+      return results.violations.map(
+        (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+      )
+    },
+    options.wcagOnly ? WCAG_TAGS : null,
   )
-  const { default: AxeBuilder } = await import('@axe-core/playwright')
-  const builder = new AxeBuilder({ page })
-  if (options.wcagOnly) builder.withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
-  const results = await builder.analyze()
-  const summary = results.violations.map(
-    (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-  )
-  expect(summary, `axe violations on ${what}`).toEqual([])
+  expect(violations, `axe violations on ${what}`).toEqual([])
 }

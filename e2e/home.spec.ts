@@ -1,10 +1,10 @@
-import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
 import { e2e } from './env'
 import {
   BROWSER_DRAWN_HOME,
   createMember,
   expect,
+  expectNoAxeViolations,
   loginThroughPage,
   test,
   waitForMail,
@@ -15,13 +15,6 @@ const SHOTS = process.env.E2E_SCREENSHOTS_DIR
 async function screenshot(page: Page, name: string) {
   if (SHOTS)
     await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: name.includes('full') })
-}
-
-async function noAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze()
-  expect(
-    results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-  ).toEqual([])
 }
 
 test.describe('the splash', () => {
@@ -45,7 +38,7 @@ test.describe('the splash', () => {
     await expect(splash.locator('[data-wordmark]')).toHaveText('podclub')
     const typed = await page.evaluate(() => (window as unknown as { typed: string[] }).typed)
     expect(typed.filter(Boolean)).toEqual(['p', 'po', 'pod', 'podc', 'podcl', 'podclu', 'podclub'])
-    await noAxeViolations(page)
+    await expectNoAxeViolations(page, 'the splash, typed')
     // Page scrolling is locked while it shows.
     expect(await page.evaluate(() => document.documentElement.style.overflow)).toBe('hidden')
     await screenshot(page, 'splash-375')
@@ -251,7 +244,7 @@ test.describe('the home feed', () => {
       await page.setViewportSize({ width, height: 900 })
       await expect(empty).toBeVisible()
       await expect(page.getByRole('list', { name: 'Upcoming podclubs' })).toBeVisible()
-      await noAxeViolations(page)
+      await expectNoAxeViolations(page, `the empty feed at ${width} px`)
       await screenshot(page, `home-empty-${width}`)
     }
     await empty.getByRole('link', { name: '[ propose a podclub ]' }).click()
@@ -303,7 +296,7 @@ test.describe('accessibility and looks', () => {
       await page.goto('/home')
       await expect(page.getByRole('list', { name: 'Upcoming podclubs' })).toBeVisible()
       await expect(page.getByText('pods discussed')).toBeVisible()
-      await noAxeViolations(page)
+      await expectNoAxeViolations(page, `/home for a visitor at ${width} px`)
       await screenshot(page, `home-visitor-${width}`)
       await screenshot(page, `home-visitor-${width}-full`)
 
@@ -311,7 +304,7 @@ test.describe('accessibility and looks', () => {
       const member = await createMember(request)
       await loginThroughPage(page, member.username, member.password)
       await expect(page.getByRole('list', { name: 'Upcoming podclubs' })).toBeVisible()
-      await noAxeViolations(page)
+      await expectNoAxeViolations(page, `/home for a member at ${width} px`)
       await screenshot(page, `home-member-${width}`)
       await screenshot(page, `home-member-${width}-full`)
       if (width !== 375) {

@@ -1,7 +1,6 @@
-import AxeBuilder from '@axe-core/playwright'
 import type { APIRequestContext, Page } from '@playwright/test'
 import { e2e } from './env'
-import { expect, test, waitForMail } from './fixtures'
+import { expect, expectNoAxeViolations, test, waitForMail } from './fixtures'
 
 type CreatedPoll = { id: number; results: { id: number; title: string }[] }
 
@@ -64,11 +63,6 @@ async function mailedCode(request: APIRequestContext, pollId: number, email: str
   const link = linkIn(mail.text, pollId)
   expect(link).toBeTruthy()
   return link!.split('/').at(-1)!
-}
-
-async function expectNoAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze()
-  expect(results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.length})`)).toEqual([])
 }
 
 const voteButtons = (page: Page) => page.getByRole('button', { name: /^\[ vote \] for / })
@@ -191,7 +185,7 @@ test.describe('monthly poll', () => {
         await page.goto(s.path)
         await expect(page.getByRole('heading', { level: 1 })).toHaveText(s.title)
         if (s.name === 'code') await expect(voteButtons(page)).toHaveCount(3)
-        await expectNoAxeViolations(page)
+        await expectNoAxeViolations(page, `${s.path} at ${width} px`)
         if (process.env.POLL_SCREENSHOTS) {
           await page.screenshot({
             path: `${process.env.POLL_SCREENSHOTS}/poll-${s.name}-${width}.png`,
