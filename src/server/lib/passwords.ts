@@ -8,7 +8,11 @@ const options = {
   parallelism: 1,
 }
 
-export const hashPassword = (password: string) => hash(password, options)
+/** argon2id's cost: memory in KiB, passes. The app always uses its own; tests may ask for less. */
+export type HashCost = Pick<typeof options, 'memoryCost' | 'timeCost'>
+
+export const hashPassword = (password: string, cost?: HashCost) =>
+  hash(password, { ...options, ...cost })
 
 export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
   try {
