@@ -24,7 +24,11 @@ export default defineConfig({
   globalSetup: './e2e/global-setup.ts',
   use: {
     baseURL: `http://127.0.0.1:${E2E_PORT}`,
-    trace: 'retain-on-failure',
+    // A failed journey keeps its trace (actions, DOM snapshots, network, console) for
+    // `npx playwright show-trace`, without the film of screenshots: recording that cost a fifth
+    // of the run's CPU (the browser's compositor drew every frame for it), and a failure keeps
+    // its own screenshot below.
+    trace: { mode: 'retain-on-failure', screenshots: false },
     screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: CHROMIUM,
