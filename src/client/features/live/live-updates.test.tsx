@@ -169,7 +169,7 @@ describe('live updates on the home feed', () => {
     expect(feedReads).toBe(2)
 
     act(() => {
-      applyPodclub(queryClient, liveOf({ id: podclub.id, ...promoted, seats_left: 0 }))
+      applyPodclub(queryClient, liveOf({ ...promoted, seats_left: 0 }))
       applySeat(queryClient, {
         podclub_id: podclub.id,
         registered: true,
