@@ -236,11 +236,18 @@ async function emptyDatabaseFor(dir: string): Promise<Blob | undefined> {
 /** PGlite in memory, optionally from a dumped data folder (tests clone a migrated template). */
 export async function openMemoryPglite(loadDataDir?: Blob): Promise<Database & { client: PGlite }> {
   const client = await PGlite.create(loadDataDir ? { loadDataDir } : {})
-  const db = drizzlePglite(client, { schema }) as unknown as Db
   if (!loadDataDir) await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder })
+  return onPglite(client)
+}
+
+/**
+ * A new handle on an open PGlite: a query builder of its own (what is cached per database keys
+ * on it, so a handle given out again starts with nothing cached), its writes counted.
+ */
+export function onPglite(client: PGlite): Database & { client: PGlite } {
   countPgliteWrites(client)
   return {
-    db,
+    db: drizzlePglite(client, { schema }) as unknown as Db,
     client,
     engine: 'pglite',
     listen: listenOnPglite(client),
