@@ -43,6 +43,13 @@ const cookieOf = (agent: ReturnType<typeof createAgent>) =>
 const isPodclub = (id: number) => (e: StreamEvent) =>
   e.event === 'podclub' && (e.data as LivePodclub).id === id
 const ready = (e: StreamEvent) => e.event === 'ready'
+/** A member's own place once they hold a seat: `promoted` when it came from the line. */
+const seatHeld = (podclubId: number, promoted: boolean): LiveSeat => ({
+  podclub_id: podclubId,
+  registered: true,
+  waitlist_position: null,
+  promoted,
+})
 /**
  * A podclub's event showing `seatsLeft`. Events come as the database commits, on PostgreSQL a
  * moment later in the other process: one raised by the test's set-up may arrive after the
@@ -141,12 +148,7 @@ describe('GET /events/', () => {
 
     await seated[0]!.agent.post(`/api/v1/register/${podclub.id}/`) // gives the seat back
     const seat = await mine.next((e) => e.event === 'seat' && (e.data as LiveSeat).promoted, 1_000)
-    expect(seat.data).toEqual({
-      podclub_id: podclub.id,
-      registered: true,
-      waitlist_position: null,
-      promoted: true,
-    } satisfies LiveSeat)
+    expect(seat.data).toEqual(seatHeld(podclub.id, true))
     const seen = (await visitor.next((e) => e.id === seat.id && e.event === 'podclub'))
       .data as LivePodclub
     expect(seen.api_registered_usernames.reserved).toContain(waiting.user.username)
@@ -157,12 +159,7 @@ describe('GET /events/', () => {
     expect(visitor.events.filter((e) => e.event === 'seat')).toEqual([])
     // The other member hears of their own seat at most (an event of the set-up, arriving late).
     for (const e of other.events.filter((e) => e.event === 'seat')) {
-      expect(e.data).toEqual({
-        podclub_id: podclub.id,
-        registered: true,
-        waitlist_position: null,
-        promoted: false,
-      })
+      expect(e.data).toEqual(seatHeld(podclub.id, false))
     }
   })
 
@@ -190,12 +187,7 @@ describe('GET /events/', () => {
       expect(await promoteFromSeatWaitlist(tx, a.deps, podclub.id)).toEqual([waiting.user.id])
     })
     const seat = await mine.next((e) => e.event === 'seat' && (e.data as LiveSeat).registered)
-    expect(seat.data).toEqual({
-      podclub_id: podclub.id,
-      registered: true,
-      waitlist_position: null,
-      promoted: true,
-    } satisfies LiveSeat)
+    expect(seat.data).toEqual(seatHeld(podclub.id, true))
   })
 
   it('does not call a seat taken directly a promotion', async () => {
