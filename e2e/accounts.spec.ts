@@ -6,6 +6,8 @@ import {
   createMember,
   expect,
   expectNoAxeViolations,
+  logIn,
+  logInContext,
   loginThroughPage,
   test,
   waitForMail,
@@ -84,7 +86,7 @@ test.describe('accounts and the public pages', () => {
     const host = await createMember(await playwright.request.newContext({ baseURL: e2e.baseUrl }))
     const person = newPerson()
     const memberPage = await browser.newPage()
-    await loginThroughPage(memberPage, host.username, host.password)
+    await logIn(memberPage, host.username, host.password)
     await memberPage.getByLabel('Their e-mail').fill(person.email)
     await memberPage.getByRole('button', { name: '[ send invite ]' }).click()
     await expect(
@@ -174,7 +176,7 @@ test.describe('accounts and the public pages', () => {
     // The member is also logged in on another device; the reset will end that session.
     const otherDevice = await browser.newContext({ baseURL: e2e.baseUrl })
     const otherPage = await otherDevice.newPage()
-    await loginThroughPage(otherPage, member.username, member.password)
+    await logInContext(otherDevice, member.username, member.password)
 
     await page.goto('/login')
     await page.getByRole('link', { name: 'forgot password?' }).click()
@@ -218,7 +220,7 @@ test.describe('accounts and the public pages', () => {
     playwright,
   }) => {
     const member = await createMember(await playwright.request.newContext({ baseURL: e2e.baseUrl }))
-    await loginThroughPage(page, member.username, member.password)
+    await logIn(page, member.username, member.password)
     for (const path of [
       '/login',
       '/register',
@@ -369,7 +371,7 @@ test.describe('accessibility of the account screens', () => {
       // A member's header, then with its menu open. The open menu is checked against the WCAG
       // rules: Radix portals it to the end of <body>, outside the landmarks, which only the
       // 'region' best-practice rule minds.
-      await loginThroughPage(page, member.username, member.password)
+      await logIn(page, member.username, member.password)
       await expectNoAxeViolations(page, `member header at ${width} px`)
       await page
         .getByRole('banner')

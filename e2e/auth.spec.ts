@@ -5,6 +5,7 @@ import {
   createPodclub,
   expect,
   expectNoAxeViolations,
+  logIn,
   loginThroughPage,
   test,
   waitForMail,
@@ -127,7 +128,7 @@ test.describe('a session that ended', () => {
     await page.emulateMedia({ reducedMotion: 'reduce' })
 
     // From a card on /home.
-    await loginThroughPage(page, member.username, member.password)
+    await logIn(page, member.username, member.password)
     await dropSessionCookie(context)
     const card = page.getByRole('article', { name: podclub.title })
     await card.getByRole('button', { name: '[ register ]' }).click()
@@ -153,8 +154,7 @@ test.describe('a session that ended', () => {
     await expectOnlyTheSessionMessage(page, 'Failed to Send Invite')
 
     // From the podclub's own page: the way back in returns there.
-    await loginThroughPage(page, member.username, member.password)
-    await page.goto(`/podclubs/${podclub.id}`)
+    await logIn(page, member.username, member.password, `/podclubs/${podclub.id}`)
     await dropSessionCookie(context)
     await page
       .getByRole('region', { name: 'details' })
@@ -197,7 +197,7 @@ test.describe('a logout that does not get through', () => {
       const member = await createMember(
         await playwright.request.newContext({ baseURL: e2e.baseUrl }),
       )
-      await loginThroughPage(page, member.username, member.password)
+      await logIn(page, member.username, member.password)
       let tries = 0
       await page.route('**/api/v1/logout/', async (route) => {
         tries += 1

@@ -7,7 +7,7 @@ import { serverCommand } from '../src/server/testing/server-process'
 import { startTestSmtp, type TestSmtp } from '../src/server/testing/smtp'
 import { answersOk, waitUntil } from '../src/server/testing/wait'
 import { e2e } from './env'
-import { createMember, expect, expectNoAxeViolations, loginThroughPage, test } from './fixtures'
+import { createMember, expect, expectNoAxeViolations, logIn, test } from './fixtures'
 
 /** Where to save screenshots of the sections for a person to look at; none are taken when unset. */
 const SHOTS = process.env.E2E_SCREENSHOTS_DIR
@@ -46,16 +46,14 @@ test.describe('control panel on a fresh club', () => {
   test('a member opening /controlpanel is sent home', async ({ page, playwright }) => {
     const request = await playwright.request.newContext({ baseURL: e2e.baseUrl })
     const member = await createMember(request)
-    await loginThroughPage(page, member.username, member.password)
-    await page.goto('/controlpanel')
+    await logIn(page, member.username, member.password, '/controlpanel')
     await expect(page).toHaveURL(/\/home$/)
     await expect(page.getByRole('heading', { name: 'control panel' })).toHaveCount(0)
   })
 
   // The shared server runs with demo data too, so the upcoming table is not empty here.
   test('an operator sees the lists and generates invite codes', async ({ page }) => {
-    await loginThroughPage(page, e2e.admin.username, e2e.admin.password)
-    await page.goto('/controlpanel')
+    await logIn(page, e2e.admin.username, e2e.admin.password, '/controlpanel')
     await expect(page.getByRole('region', { name: 'Upcoming podclubs' })).toBeVisible()
     await showSection(page, 'members & codes')
     await expect(page.getByRole('region', { name: 'Invitation codes' })).toBeVisible()

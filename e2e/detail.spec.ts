@@ -4,7 +4,8 @@ import {
   DEMO_PASSWORD,
   expect,
   expectNoAxeViolations,
-  loginThroughPage,
+  logIn,
+  logInContext,
   openInPageRouter,
   startDemoServer,
   test,
@@ -51,7 +52,7 @@ test.describe('podclub detail', () => {
   test('an attendee reads the discussion of a completed podclub and posts a hindsight', async ({
     page,
   }) => {
-    await loginThroughPage(page, 'jon.b', DEMO_PASSWORD)
+    await logInContext(page.context(), 'jon.b', DEMO_PASSWORD)
     const id = await podclubIdOf(page, 'The Cathedral')
     await page.goto(`/podclubs/${id}`)
 
@@ -102,13 +103,13 @@ test.describe('podclub detail', () => {
   })
 
   test('a member who did not attend is sent home with the toast', async ({ page }) => {
-    await loginThroughPage(page, 'jon.b', DEMO_PASSWORD)
+    await logIn(page, 'jon.b', DEMO_PASSWORD)
     const id = await podclubIdOf(page, 'The Cathedral')
     await page.getByRole('button', { name: 'jon.b' }).click()
     await page.getByRole('menuitem', { name: '[ logout ]' }).click()
     await expect(page).toHaveURL(/\/home/)
 
-    await loginThroughPage(page, 'marcus', DEMO_PASSWORD)
+    await logInContext(page.context(), 'marcus', DEMO_PASSWORD)
     const res = await page.request.get(`/api/v1/podclubs/${id}/`)
     const body = (await res.json()) as { data: Record<string, unknown> }
     expect(Object.keys(body.data)).not.toContain('hindsights')
@@ -129,7 +130,7 @@ test.describe('podclub detail', () => {
     test('an upcoming podclub shows its details, Eastern time with the viewer’s beside it', async ({
       page,
     }) => {
-      await loginThroughPage(page, 'jon.b', DEMO_PASSWORD)
+      await logInContext(page.context(), 'jon.b', DEMO_PASSWORD)
       const id = await podclubIdOf(page, 'Price of a Free Lunch')
       await page.goto(`/podclubs/${id}`)
       await expect(

@@ -1,5 +1,6 @@
 import {
   type APIRequestContext,
+  type BrowserContext,
   test as base,
   expect,
   type Page,
@@ -159,6 +160,30 @@ export async function openInPageRouter(page: Page, path: string) {
     window.dispatchEvent(new PopStateEvent('popstate'))
   }, path)
   await expect(page).toHaveURL(path)
+}
+
+/**
+ * Logs a browser context in through the API, as the login screen does: the session cookie lands
+ * in the context, for its pages and its `request` alike.
+ */
+export async function logInContext(context: BrowserContext, username: string, password: string) {
+  await context.request.get('/api/v1/whoami/')
+  const csrf = (await context.cookies()).find((c) => c.name === 'csrftoken')!.value
+  const login = await context.request.post('/api/v1/login/', {
+    headers: { 'X-CSRFToken': csrf },
+    data: { username, password },
+  })
+  expect(login.status(), await login.text()).toBe(200)
+}
+
+/**
+ * Logs in and opens `path` (the feed unless told): for journeys about what a member does once in.
+ * The login screen's own journeys walk it with `loginThroughPage`; drawing it again for every
+ * other journey cost a page load each.
+ */
+export async function logIn(page: Page, username: string, password: string, path = '/home') {
+  await logInContext(page.context(), username, password)
+  await page.goto(path)
 }
 
 /** Logs in through the login screen. */

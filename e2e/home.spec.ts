@@ -5,7 +5,7 @@ import {
   createMember,
   expect,
   expectNoAxeViolations,
-  loginThroughPage,
+  logIn,
   test,
   waitForMail,
 } from './fixtures'
@@ -159,7 +159,7 @@ test.describe('the home feed', () => {
   }) => {
     const request = await playwright.request.newContext({ baseURL: e2e.baseUrl })
     const member = await createMember(request)
-    await loginThroughPage(page, member.username, member.password)
+    await logIn(page, member.username, member.password)
     const card = page.getByRole('article').filter({ hasText: '4 seats left' }).first()
     const title = await card.getByRole('heading').innerText()
     const byTitle = page.getByRole('article', { name: title })
@@ -239,7 +239,7 @@ test.describe('the home feed', () => {
 
     const request = await playwright.request.newContext({ baseURL: e2e.baseUrl })
     const member = await createMember(request)
-    await loginThroughPage(page, member.username, member.password)
+    await logIn(page, member.username, member.password, BROWSER_DRAWN_HOME)
     for (const width of [375, 1280]) {
       await page.setViewportSize({ width, height: 900 })
       await expect(empty).toBeVisible()
@@ -257,7 +257,7 @@ test.describe('the home feed', () => {
   }) => {
     const request = await playwright.request.newContext({ baseURL: e2e.baseUrl })
     const member = await createMember(request)
-    await loginThroughPage(page, member.username, member.password)
+    await logIn(page, member.username, member.password)
 
     const link = page.getByLabel('Podcast episode link')
     await link.fill('not a link')
@@ -302,7 +302,7 @@ test.describe('accessibility and looks', () => {
 
       const request = await playwright.request.newContext({ baseURL: e2e.baseUrl })
       const member = await createMember(request)
-      await loginThroughPage(page, member.username, member.password)
+      await logIn(page, member.username, member.password)
       await expect(page.getByRole('list', { name: 'Upcoming podclubs' })).toBeVisible()
       await expectNoAxeViolations(page, `/home for a member at ${width} px`)
       await screenshot(page, `home-member-${width}`)

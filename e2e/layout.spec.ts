@@ -1,6 +1,6 @@
 import { request as apiRequest, type APIRequestContext, type Page } from '@playwright/test'
 import { e2e } from './env'
-import { expect, expectNoAxeViolations, startDemoServer, test } from './fixtures'
+import { expect, expectNoAxeViolations, logIn, startDemoServer, test } from './fixtures'
 
 /** Where to save screenshots for a person to look at; none are taken when unset. */
 const SHOTS = process.env.E2E_SCREENSHOTS_DIR
@@ -137,14 +137,6 @@ async function seedLongWords(): Promise<Seeded> {
   })
   for (const api of [member, visitor, admin]) await api.dispose()
   return { username, password, upcoming: upcoming.id, past: past.id, poll: poll.id }
-}
-
-async function logIn(page: Page, username: string, password: string) {
-  await page.goto('/login')
-  await page.getByLabel('Username').fill(username)
-  await page.getByLabel('Password').fill(password)
-  await page.getByRole('button', { name: /log ?in/i }).click()
-  await expect(page).toHaveURL(/\/home/)
 }
 
 /**

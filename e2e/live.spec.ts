@@ -5,7 +5,7 @@ import {
   DEMO_SEAT_FILLERS,
   expect,
   expectNoAxeViolations,
-  loginThroughPage,
+  logIn,
   test,
 } from './fixtures'
 
@@ -29,14 +29,14 @@ test.describe('a live club', () => {
     })
 
     await page.emulateMedia({ reducedMotion: 'reduce' })
-    await loginThroughPage(page, waiter.username, waiter.password)
+    await logIn(page, waiter.username, waiter.password)
     const card = page.getByRole('article', { name: podclub.title })
     await expect(card).toContainText('1 seat left')
 
     const other = await browser.newContext({ baseURL: e2e.baseUrl })
     const takerPage = await other.newPage()
     await takerPage.emulateMedia({ reducedMotion: 'reduce' })
-    await loginThroughPage(takerPage, taker.username, taker.password)
+    await logIn(takerPage, taker.username, taker.password)
     const takerCard = takerPage.getByRole('article', { name: podclub.title })
     await takerCard.getByRole('button', { name: '[ register ]' }).click()
     await expect(takerCard).toContainText("You're registered, see you there!")

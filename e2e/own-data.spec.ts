@@ -7,7 +7,8 @@ import {
   DEMO_SEAT_FILLERS,
   expect,
   expectNoAxeViolations,
-  loginThroughPage,
+  logIn,
+  logInContext,
   startDemoServer,
   test,
 } from './fixtures'
@@ -53,8 +54,7 @@ test.describe("a member's own data", () => {
     expect((await ivy.post(`/podclubs/${podclub.id}/seat_waitlist/`)).status()).toBe(200)
     await ivy.request.dispose()
 
-    await loginThroughPage(page, LEAVING, DEMO_PASSWORD)
-    await page.goto('/profile')
+    await logIn(page, LEAVING, DEMO_PASSWORD, '/profile')
     const card = page.getByRole('region', { name: 'your data' })
     await expect(card.getByRole('button', { name: 'download my data' })).toBeVisible()
     await expect(card.getByRole('button', { name: 'delete my account' })).toBeVisible()
@@ -137,7 +137,7 @@ test.describe("a member's own data", () => {
     await expect(attending).not.toContainText(LEAVING)
 
     // Her hindsight stays, from 'a former member', for the others who were there.
-    await loginThroughPage(page, 'jon.b', DEMO_PASSWORD)
+    await logInContext(page.context(), 'jon.b', DEMO_PASSWORD)
     const cathedral = await apiAs(playwright, 'jon.b', DEMO_PASSWORD, DEMO_URL)
     const profile = (await (await cathedral.request.get('/api/v1/profile/')).json()) as {
       data: { past_podclubs: { id: number; episode_title: string }[] }

@@ -4,7 +4,7 @@ import {
   DEMO_PASSWORD,
   expect,
   expectNoAxeViolations,
-  loginThroughPage,
+  logIn,
   startDemoServer,
   test,
 } from './fixtures'
@@ -24,7 +24,7 @@ test.afterAll(async () => {
 
 test.describe('profile', () => {
   test('a member sees their cred, stats, upcoming and past podclubs', async ({ page }) => {
-    await loginThroughPage(page, 'jon.b', DEMO_PASSWORD)
+    await logIn(page, 'jon.b', DEMO_PASSWORD)
     const api = (await (await page.request.get('/api/v1/profile/')).json()) as {
       data: { user: { profile: { cred: number; completed_podclub_count: number } } }
     }
@@ -61,8 +61,7 @@ test.describe('profile', () => {
 
   test('a new member sees the empty states and can go browse', async ({ page, request }) => {
     const member = await createMember(request)
-    await loginThroughPage(page, member.username, member.password)
-    await page.goto('/profile')
+    await logIn(page, member.username, member.password, '/profile')
     await expect(page.getByText(`[0] ${member.username}`)).toBeVisible()
     await expect(page.getByText('no upcoming podclubs, go sign up for one!')).toBeVisible()
     await expect(

@@ -7,7 +7,7 @@ import {
   prettyDate,
   prettyTime,
 } from '../src/contract/club-time'
-import { createMember, expect, expectNoAxeViolations, loginThroughPage, test } from './fixtures'
+import { createMember, expect, expectNoAxeViolations, logIn, test } from './fixtures'
 
 /** Where to save screenshots of the screens checked here; none are taken when unset. */
 const SHOTS = process.env.E2E_SCREENSHOTS_DIR
@@ -37,8 +37,7 @@ test.describe('propose wizard', () => {
     request,
   }) => {
     const member = await createMember(request)
-    await loginThroughPage(page, member.username, member.password)
-    await page.goto('/propose')
+    await logIn(page, member.username, member.password, '/propose')
     await expect(page).toHaveURL(/\/propose$/)
     const next = page.getByRole('button', { name: 'Next' })
     const back = page.getByRole('button', { name: 'Back' })

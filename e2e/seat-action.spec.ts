@@ -6,7 +6,7 @@ import {
   DEMO_SEAT_FILLERS,
   expect,
   expectNoAxeViolations,
-  loginThroughPage,
+  logIn,
   test,
 } from './fixtures'
 
@@ -102,8 +102,7 @@ test.describe('taking a seat from the detail page', () => {
       seatHolders: [...DEMO_SEAT_FILLERS, holder.username],
     })
     await page.emulateMedia({ reducedMotion: 'reduce' })
-    await loginThroughPage(page, waiter.username, waiter.password)
-    await page.goto(`/podclubs/${podclub.id}`)
+    await logIn(page, waiter.username, waiter.password, `/podclubs/${podclub.id}`)
 
     const details = page.getByRole('region', { name: 'details' })
     await expect(details).toContainText('No seats left')

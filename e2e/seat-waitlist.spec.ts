@@ -6,11 +6,11 @@ import {
   DEMO_SEAT_FILLERS,
   expect,
   expectNoAxeViolations,
-  loginThroughPage,
-  test,
-  waitForMail,
+  logIn,
   type Mail,
   type Member,
+  test,
+  waitForMail,
 } from './fixtures'
 
 const SHOTS = process.env.E2E_SCREENSHOTS_DIR
@@ -49,7 +49,7 @@ test.describe('the seat waitlist', () => {
     const podclub = await createFullPodclub(playwright, holder)
 
     await page.emulateMedia({ reducedMotion: 'reduce' })
-    await loginThroughPage(page, waiter.username, waiter.password)
+    await logIn(page, waiter.username, waiter.password)
     const card = page.getByRole('article', { name: podclub.title })
     await expect(card).toContainText('No seats left')
     await expect(card.getByRole('button', { name: '[ registration full ]' })).toBeDisabled()
@@ -82,7 +82,7 @@ test.describe('the seat waitlist', () => {
     // Another member gives their seat back from their own browser.
     const other = await browser.newContext({ baseURL: e2e.baseUrl })
     const otherPage = await other.newPage()
-    await loginThroughPage(otherPage, holder.username, holder.password)
+    await logIn(otherPage, holder.username, holder.password)
     const theirCard = otherPage.getByRole('article', { name: podclub.title })
     await theirCard.getByRole('button', { name: '[ cancel ]' }).click()
     await expect(
@@ -136,8 +136,7 @@ test.describe('the seat waitlist', () => {
     })
     const member = await createMember(await playwright.request.newContext({ baseURL: e2e.baseUrl }))
     await page.emulateMedia({ reducedMotion: 'reduce' })
-    await loginThroughPage(page, member.username, member.password)
-    await page.goto('/profile')
+    await logIn(page, member.username, member.password, '/profile')
     const section = page.getByRole('region', { name: 'calendar' })
     const field = section.getByLabel('your calendar link')
     await expect(field).toHaveValue(/\/calendar\/[^/]+\.ics$/)

@@ -1,12 +1,5 @@
 import { e2e } from './env'
-import {
-  createMember,
-  createPodclub,
-  expect,
-  expectNoAxeViolations,
-  loginThroughPage,
-  test,
-} from './fixtures'
+import { createMember, createPodclub, expect, expectNoAxeViolations, logIn, test } from './fixtures'
 
 /** Where to save screenshots for a person to look at; none are taken when unset. */
 const SHOTS = process.env.E2E_SCREENSHOTS_DIR
@@ -135,7 +128,7 @@ test.describe('page shell', () => {
     const request = await playwright.request.newContext({ baseURL: e2e.baseUrl })
     const member = await createMember(request)
     await page.setViewportSize({ width: 375, height: 740 })
-    await loginThroughPage(page, member.username, member.password)
+    await logIn(page, member.username, member.password)
     const menu = page.getByRole('banner').getByRole('button', { name: member.username })
     const name = menu.getByText(member.username, { exact: true })
     await expect(name).toBeVisible()
