@@ -2,29 +2,31 @@ import type { Page } from '@playwright/test'
 import { createMember, expect, logIn, test } from './fixtures'
 
 /**
- * What 5 idle seconds may cost the page's main thread (on a phone that is battery): the goal,
- * 50 ms. Measured in this suite on 2 cores: the visitor's /home, with the join card's sparkles in
- * view, 20 to 28 ms; a member's, 6 to 7 ms.
+ * What 5 idle seconds may cost the page's main thread in CPU time (on a phone that is battery):
+ * the goal, 50 ms. Measured in this suite on 2 cores, beside the other journeys: the visitor's
+ * /home, with the join card's sparkles in view, 18 to 24 ms; a member's, 4 to 5 ms.
  */
 const IDLE_BUDGET_MS = 50
 
 /**
- * Main-thread task time (Chromium's `TaskDuration`) over 5 s of doing nothing, once the page has
- * settled. Of two windows the cheaper counts, so one garbage collection does not fail the page;
- * something that ticks costs in both.
+ * The main thread's CPU time (Chromium's `ThreadTime`) over 5 s of doing nothing, once the page
+ * has settled. CPU time, not the time its tasks took by the clock: beside other journeys on a busy
+ * machine a task that waits for a core lasts longer without costing more (by the clock, the same
+ * page measured 62 ms there against 20 to 28 alone). Of two windows the cheaper counts, so one
+ * garbage collection does not fail the page; something that ticks costs in both.
  */
-async function idleTaskMs(page: Page) {
+async function idleCpuMs(page: Page) {
   const cdp = await page.context().newCDPSession(page)
   await cdp.send('Performance.enable')
-  const taskSeconds = async () => {
+  const cpuSeconds = async () => {
     const { metrics } = await cdp.send('Performance.getMetrics')
-    return metrics.find((m) => m.name === 'TaskDuration')!.value
+    return metrics.find((m) => m.name === 'ThreadTime')!.value
   }
   const windows: number[] = []
   for (let i = 0; i < 2; i++) {
-    const before = await taskSeconds()
+    const before = await cpuSeconds()
     await page.waitForTimeout(5_000)
-    windows.push((await taskSeconds()) - before)
+    windows.push((await cpuSeconds()) - before)
   }
   await cdp.detach()
   return Math.min(...windows) * 1000
@@ -39,8 +41,7 @@ async function settle(page: Page) {
 }
 
 test.describe('an idle page is idle', () => {
-  // Side by side, after every other journey: two idle pages do not disturb each other's count.
-  test.describe.configure({ timeout: 60_000, mode: 'parallel' })
+  test.describe.configure({ timeout: 60_000 })
 
   test('/home for a visitor at 375 px costs under 50 ms in 5 idle seconds', async ({ page }) => {
     await page.setViewportSize({ width: 375, height: 800 })
@@ -48,7 +49,7 @@ test.describe('an idle page is idle', () => {
     await settle(page)
     // The join card, whose sparkles never stop while it is on screen, is in view.
     await expect(page.getByText('Ready to talk about more than just the weather?')).toBeInViewport()
-    expect(await idleTaskMs(page)).toBeLessThan(IDLE_BUDGET_MS)
+    expect(await idleCpuMs(page)).toBeLessThan(IDLE_BUDGET_MS)
   })
 
   test('/home for a member at 375 px costs under 50 ms in 5 idle seconds', async ({
@@ -59,6 +60,6 @@ test.describe('an idle page is idle', () => {
     await page.setViewportSize({ width: 375, height: 800 })
     await logIn(page, member.username, member.password)
     await settle(page)
-    expect(await idleTaskMs(page)).toBeLessThan(IDLE_BUDGET_MS)
+    expect(await idleCpuMs(page)).toBeLessThan(IDLE_BUDGET_MS)
   })
 })
