@@ -5,6 +5,10 @@ import { createMember, createPodclub, expect, expectNoAxeViolations, logIn, test
 const SHOTS = process.env.E2E_SCREENSHOTS_DIR
 
 test.describe('page shell', () => {
+  // Short journeys that share nothing, and the last file in the run's order: spread over the
+  // workers, they end together instead of in one worker alone.
+  test.describe.configure({ mode: 'parallel' })
+
   test('a visitor sees the header, footer and the way in, with no third-party request', async ({
     page,
   }) => {
