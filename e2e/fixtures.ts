@@ -35,6 +35,22 @@ export async function waitForMail(
   throw new Error('no matching mail arrived')
 }
 
+/** The CSRF token the server gave this API context (a browser context's `request` included). */
+async function csrfOf(request: APIRequestContext) {
+  const { cookies } = await request.storageState()
+  return cookies.find((c) => c.name === 'csrftoken')!.value
+}
+
+/** Logs an API context in, as the login screen does: the session cookie lands in its storage. */
+async function logInRequest(request: APIRequestContext, username: string, password: string) {
+  await request.get('/api/v1/whoami/')
+  const login = await request.post('/api/v1/login/', {
+    headers: { 'X-CSRFToken': await csrfOf(request) },
+    data: { username, password },
+  })
+  expect(login.status(), await login.text()).toBe(200)
+}
+
 let seq = 0
 export type Member = { username: string; email: string; password: string }
 
@@ -46,11 +62,9 @@ export async function createMember(request: APIRequestContext): Promise<Member> 
   const username = `e2e.${Date.now().toString(36)}.${worker}.${seq}`
   const member = { username, email: `${username}@example.com`, password: 'password-e2e-1' }
   await request.get('/api/v1/whoami/')
-  const { cookies } = await request.storageState()
-  const csrf = cookies.find((c) => c.name === 'csrftoken')!.value
   const res = await request.post('/api/v1/signup/', {
     headers: {
-      'X-CSRFToken': csrf,
+      'X-CSRFToken': await csrfOf(request),
       'X-Forwarded-For': `10.${77 + worker}.${seq >> 8}.${seq & 255}`,
     },
     data: { ...member, inviteCode: e2e.clubCode, city: 'Brooklyn', source: 'e2e' },
@@ -72,20 +86,14 @@ export async function apiAs(
   baseUrl = e2e.baseUrl,
 ) {
   const request = await playwright.request.newContext({ baseURL: baseUrl })
-  const csrf = async () => {
-    const { cookies } = await request.storageState()
-    return cookies.find((c) => c.name === 'csrftoken')!.value
-  }
-  await request.get('/api/v1/whoami/')
-  const login = await request.post('/api/v1/login/', {
-    headers: { 'X-CSRFToken': await csrf() },
-    data: { username, password },
-  })
-  expect(login.status(), await login.text()).toBe(200)
+  await logInRequest(request, username, password)
   return {
     request,
     async post(path: string, data?: unknown) {
-      return request.post(`/api/v1${path}`, { headers: { 'X-CSRFToken': await csrf() }, data })
+      return request.post(`/api/v1${path}`, {
+        headers: { 'X-CSRFToken': await csrfOf(request) },
+        data,
+      })
     },
   }
 }
@@ -167,13 +175,7 @@ export async function openInPageRouter(page: Page, path: string) {
  * in the context, for its pages and its `request` alike.
  */
 export async function logInContext(context: BrowserContext, username: string, password: string) {
-  await context.request.get('/api/v1/whoami/')
-  const csrf = (await context.cookies()).find((c) => c.name === 'csrftoken')!.value
-  const login = await context.request.post('/api/v1/login/', {
-    headers: { 'X-CSRFToken': csrf },
-    data: { username, password },
-  })
-  expect(login.status(), await login.text()).toBe(200)
+  await logInRequest(context.request, username, password)
 }
 
 /**
