@@ -7,7 +7,7 @@ import {
   expect,
   expectNoAxeViolations,
   logIn,
-  logInContext,
+  logInRequest,
   loginThroughPage,
   test,
   waitForMail,
@@ -176,7 +176,7 @@ test.describe('accounts and the public pages', () => {
     // The member is also logged in on another device; the reset will end that session.
     const otherDevice = await browser.newContext({ baseURL: e2e.baseUrl })
     const otherPage = await otherDevice.newPage()
-    await logInContext(otherDevice, member.username, member.password)
+    await logInRequest(otherDevice.request, member.username, member.password)
 
     await page.goto('/login')
     await page.getByRole('link', { name: 'forgot password?' }).click()

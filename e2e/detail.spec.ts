@@ -5,7 +5,7 @@ import {
   expect,
   expectNoAxeViolations,
   logIn,
-  logInContext,
+  logInRequest,
   openInPageRouter,
   startDemoServer,
   test,
@@ -52,7 +52,7 @@ test.describe('podclub detail', () => {
   test('an attendee reads the discussion of a completed podclub and posts a hindsight', async ({
     page,
   }) => {
-    await logInContext(page.context(), 'jon.b', DEMO_PASSWORD)
+    await logInRequest(page.request, 'jon.b', DEMO_PASSWORD)
     const id = await podclubIdOf(page, 'The Cathedral')
     await page.goto(`/podclubs/${id}`)
 
@@ -109,7 +109,7 @@ test.describe('podclub detail', () => {
     await page.getByRole('menuitem', { name: '[ logout ]' }).click()
     await expect(page).toHaveURL(/\/home/)
 
-    await logInContext(page.context(), 'marcus', DEMO_PASSWORD)
+    await logInRequest(page.request, 'marcus', DEMO_PASSWORD)
     const res = await page.request.get(`/api/v1/podclubs/${id}/`)
     const body = (await res.json()) as { data: Record<string, unknown> }
     expect(Object.keys(body.data)).not.toContain('hindsights')
@@ -130,7 +130,7 @@ test.describe('podclub detail', () => {
     test('an upcoming podclub shows its details, Eastern time with the viewer’s beside it', async ({
       page,
     }) => {
-      await logInContext(page.context(), 'jon.b', DEMO_PASSWORD)
+      await logInRequest(page.request, 'jon.b', DEMO_PASSWORD)
       const id = await podclubIdOf(page, 'Price of a Free Lunch')
       await page.goto(`/podclubs/${id}`)
       await expect(

@@ -1,6 +1,5 @@
 import {
   type APIRequestContext,
-  type BrowserContext,
   test as base,
   expect,
   type Page,
@@ -41,8 +40,11 @@ async function csrfOf(request: APIRequestContext) {
   return cookies.find((c) => c.name === 'csrftoken')!.value
 }
 
-/** Logs an API context in, as the login screen does: the session cookie lands in its storage. */
-async function logInRequest(request: APIRequestContext, username: string, password: string) {
+/**
+ * Logs an API context in through the API, as the login screen does: the session cookie lands in
+ * its storage. A page's `request` shares its browser context's cookies, so that logs the page in.
+ */
+export async function logInRequest(request: APIRequestContext, username: string, password: string) {
   await request.get('/api/v1/whoami/')
   const login = await request.post('/api/v1/login/', {
     headers: { 'X-CSRFToken': await csrfOf(request) },
@@ -171,20 +173,12 @@ export async function openInPageRouter(page: Page, path: string) {
 }
 
 /**
- * Logs a browser context in through the API, as the login screen does: the session cookie lands
- * in the context, for its pages and its `request` alike.
- */
-export async function logInContext(context: BrowserContext, username: string, password: string) {
-  await logInRequest(context.request, username, password)
-}
-
-/**
  * Logs in and opens `path` (the feed unless told): for journeys about what a member does once in.
  * The login screen's own journeys walk it with `loginThroughPage`; drawing it again for every
  * other journey cost a page load each.
  */
 export async function logIn(page: Page, username: string, password: string, path = '/home') {
-  await logInContext(page.context(), username, password)
+  await logInRequest(page.request, username, password)
   await page.goto(path)
 }
 

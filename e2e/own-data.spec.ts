@@ -8,7 +8,7 @@ import {
   expect,
   expectNoAxeViolations,
   logIn,
-  logInContext,
+  logInRequest,
   startDemoServer,
   test,
 } from './fixtures'
@@ -137,12 +137,10 @@ test.describe("a member's own data", () => {
     await expect(attending).not.toContainText(LEAVING)
 
     // Her hindsight stays, from 'a former member', for the others who were there.
-    await logInContext(page.context(), 'jon.b', DEMO_PASSWORD)
-    const cathedral = await apiAs(playwright, 'jon.b', DEMO_PASSWORD, DEMO_URL)
-    const profile = (await (await cathedral.request.get('/api/v1/profile/')).json()) as {
+    await logInRequest(page.request, 'jon.b', DEMO_PASSWORD)
+    const profile = (await (await page.request.get('/api/v1/profile/')).json()) as {
       data: { past_podclubs: { id: number; episode_title: string }[] }
     }
-    await cathedral.request.dispose()
     const past = profile.data.past_podclubs.find((p) => p.episode_title === 'The Cathedral')!
     await page.goto(`/podclubs/${past.id}`)
     const list = page.getByRole('region', { name: 'hindsights list' })

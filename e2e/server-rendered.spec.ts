@@ -1,5 +1,5 @@
 import type { Browser, BrowserContextOptions } from '@playwright/test'
-import { createPodclub, DEMO_PASSWORD, expect, logInContext, test } from './fixtures'
+import { createPodclub, DEMO_PASSWORD, expect, logInRequest, test } from './fixtures'
 
 /**
  * The first screen the server draws (docs/decisions/023): its content is in the HTML, before and
@@ -52,7 +52,7 @@ test.describe('pages drawn on the server', () => {
     browser,
     page,
   }) => {
-    await logInContext(page.context(), 'maya.r', DEMO_PASSWORD)
+    await logInRequest(page.request, 'maya.r', DEMO_PASSWORD)
     const session = await page.context().storageState()
     const context = await withoutScripts(browser, session)
     const member = await context.newPage()
