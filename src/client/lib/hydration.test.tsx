@@ -12,6 +12,7 @@ import {
   resetTakeOverForTests,
   TakeOverInTurn,
   takeOver,
+  whenTakenOver,
 } from './hydration'
 
 /** Markup written one way: styles as the browser writes them back (`left: 31.6%`). */
@@ -135,9 +136,9 @@ describe('taking over a page the server drew', () => {
       takeOver(() => hydrateRoot(container, ui))
       // Nothing taken over yet: the server's HTML, every button still disabled.
       expect(container.innerHTML).toBe(serverHtml)
-      await waitFor(() => {
-        for (const button of container.querySelectorAll('button')) expect(button).toBeEnabled()
-      })
+      // The page says it is ready (root.tsx) only once the last part works.
+      await whenTakenOver()
+      for (const button of container.querySelectorAll('button')) expect(button).toBeEnabled()
       for (const button of container.querySelectorAll('button')) {
         await act(async () => button.click())
       }
@@ -146,5 +147,24 @@ describe('taking over a page the server drew', () => {
     } finally {
       container.remove()
     }
+  })
+
+  it('TakeOverInTurn: a part gone before its turn does not keep the page from being ready', async () => {
+    const ui = (
+      <TakeOverInTurn>
+        <p>a card</p>
+      </TakeOverInTurn>
+    )
+    const container = document.createElement('div')
+    container.innerHTML = renderToString(ui)
+    document.body.append(container)
+    let root: ReturnType<typeof hydrateRoot> | undefined
+    takeOver(() => {
+      root = hydrateRoot(container, ui)
+    })
+    // The member leaves the page before the card's turn.
+    root!.unmount()
+    container.remove()
+    await expect(whenTakenOver()).resolves.toBeUndefined()
   })
 })

@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useState, type ReactNode } from 'react'
+import { Suspense, useEffect, useLayoutEffect, useState, type ReactNode } from 'react'
 
 /** Whether the browser has taken the page over; never on the server. */
 let pageIsLive = false
@@ -25,7 +25,8 @@ export function takeOver(hydrate: () => void) {
 export function resetTakeOverForTests() {
   pageIsLive = false
   takingOver = false
-  turnsWaiting = 0
+  partsWaiting.clear()
+  allTakenOver = Promise.resolve()
 }
 
 /** Each call resolves one task after the one before: parts taken over one task each. */
@@ -35,32 +36,54 @@ function nextTurn(): Promise<void> {
   return lastTurn
 }
 
-/**
- * Turns handed out whose part has not been drawn again yet. A part drawn in its turn is still
- * being taken over: what it draws first must match the server's HTML (useIsHydrated).
- */
-let turnsWaiting = 0
+/** A part of the page taken over in a turn of its own (TakeOverInTurn). */
+type Part = { turn: Promise<void>; hasTurned: boolean; done: () => void }
 
-function handOutTurn(): Promise<void> {
-  turnsWaiting += 1
-  const turn = nextTurn()
-  // The part is drawn again as the turn comes (within that task): count it done in the next.
-  void turn.then(() =>
-    setTimeout(() => {
-      turnsWaiting -= 1
-    }),
-  )
-  return turn
+/**
+ * Parts handed a turn that have not been taken over yet: drawn again, their effects run. What a
+ * part draws in its turn is still taken over, so must match the server's HTML (useIsHydrated).
+ */
+const partsWaiting = new Set<Part>()
+let allTakenOver: Promise<void> = Promise.resolve()
+let everyPartDone = () => {}
+
+function handOutTurn(): Part {
+  if (partsWaiting.size === 0) {
+    allTakenOver = new Promise<void>((resolve) => {
+      everyPartDone = resolve
+    })
+  }
+  const part: Part = {
+    turn: nextTurn(),
+    hasTurned: false,
+    // Also when the part goes before its turn (the member left the page): nothing to wait for.
+    done: () => {
+      if (partsWaiting.delete(part) && partsWaiting.size === 0) everyPartDone()
+    },
+  }
+  void part.turn.then(() => {
+    part.hasTurned = true
+  })
+  partsWaiting.add(part)
+  return part
+}
+
+/**
+ * Resolves once every part handed a turn while taking the page over works, its effects run and
+ * what they changed drawn: the page answers a tap everywhere, not only outside those parts.
+ */
+export function whenTakenOver(): Promise<void> {
+  return allTakenOver.then(() => new Promise<void>((resolve) => setTimeout(resolve)))
 }
 
 /**
  * Suspends its children while the page is taken over, until their turn. Preact keeps the
- * server's HTML of a part that suspends while it takes a page over, and takes it over with a
- * new instance once the promise resolves.
+ * server's HTML of a part that suspends while it takes a page over, and takes it over once the
+ * promise resolves. Its effect runs after its children's: the part is then taken over.
  */
-function WaitForTurn({ children }: { children: ReactNode }) {
-  const [turn] = useState(() => (takingOver ? handOutTurn() : null))
-  if (turn) throw turn
+function WaitForTurn({ part, children }: { part: Part | null; children: ReactNode }) {
+  useEffect(() => part?.done(), [part])
+  if (part && !part.hasTurned) throw part.turn
   return children
 }
 
@@ -71,9 +94,13 @@ function WaitForTurn({ children }: { children: ReactNode }) {
  * (the server, a page the browser draws, later renders) it draws its children at once.
  */
 export function TakeOverInTurn({ children }: { children: ReactNode }) {
+  // Held outside the Suspense boundary, which may draw its children with new instances.
+  const [part] = useState(() => (takingOver ? handOutTurn() : null))
+  // Set as the page is drawn, so a part gone at once is let go of too.
+  useLayoutEffect(() => () => part?.done(), [part])
   return (
     <Suspense fallback={null}>
-      <WaitForTurn>{children}</WaitForTurn>
+      <WaitForTurn part={part}>{children}</WaitForTurn>
     </Suspense>
   )
 }
@@ -84,7 +111,7 @@ export function TakeOverInTurn({ children }: { children: ReactNode }) {
  * in its first effect, so what it drew first matches the server's HTML.
  */
 export function useIsHydrated() {
-  const [isHydrated, setIsHydrated] = useState(pageIsLive && turnsWaiting === 0)
+  const [isHydrated, setIsHydrated] = useState(pageIsLive && partsWaiting.size === 0)
   useEffect(() => {
     // The one render after taking over that the server's HTML could not include: on purpose.
     // eslint-disable-next-line react-hooks/set-state-in-effect
