@@ -1,5 +1,7 @@
 import {
   type APIRequestContext,
+  type BrowserContext,
+  type BrowserContextOptions,
   test as base,
   expect,
   type Page,
@@ -202,22 +204,57 @@ async function untilReady(page: Page, answer: Response | null) {
   await page.locator('html[data-ready]').waitFor({ state: 'attached', timeout: 15_000 })
 }
 
-/** Fails a spec on any error the page logs, so a broken screen can't pass quietly. */
+const waitingPages = new WeakSet<Page>()
+/** `goto` and `reload` of `page` end once the page runs (untilReady). */
+function waitForReady(page: Page): Page {
+  if (waitingPages.has(page)) return page
+  waitingPages.add(page)
+  const goto = page.goto.bind(page)
+  const reload = page.reload.bind(page)
+  page.goto = async (url, options) => {
+    const answer = await goto(url, options)
+    if (options?.waitUntil !== 'commit') await untilReady(page, answer)
+    return answer
+  }
+  page.reload = async (options) => {
+    const answer = await reload(options)
+    await untilReady(page, answer)
+    return answer
+  }
+  return page
+}
+
+/** Every page `context` opens waits for its pages to run; not where scripts are off. */
+function waitForReadyIn(context: BrowserContext, options?: BrowserContextOptions): BrowserContext {
+  if (options?.javaScriptEnabled === false) return context
+  const newPage = context.newPage.bind(context)
+  context.newPage = async () => waitForReady(await newPage())
+  return context
+}
+
+/**
+ * Fails a spec on any error the page logs, so a broken screen can't pass quietly; and every page
+ * a spec opens (its own, a second member's in a context of their own) waits for its page to run.
+ */
 export const test = base.extend<{ pageErrors: string[] }>({
+  browser: [
+    async ({ browser }, use) => {
+      const newContext = browser.newContext.bind(browser)
+      browser.newContext = async (options) => waitForReadyIn(await newContext(options), options)
+      const newPage = browser.newPage.bind(browser)
+      browser.newPage = async (options) =>
+        options?.javaScriptEnabled === false
+          ? newPage(options)
+          : waitForReady(await newPage(options))
+      await use(browser)
+    },
+    { scope: 'worker' },
+  ],
+  context: async ({ context }, use) => {
+    await use(waitForReadyIn(context))
+  },
   page: async ({ page }, use) => {
-    const goto = page.goto.bind(page)
-    const reload = page.reload.bind(page)
-    page.goto = async (url, options) => {
-      const answer = await goto(url, options)
-      if (options?.waitUntil !== 'commit') await untilReady(page, answer)
-      return answer
-    }
-    page.reload = async (options) => {
-      const answer = await reload(options)
-      await untilReady(page, answer)
-      return answer
-    }
-    await use(page)
+    await use(waitForReady(page))
   },
   pageErrors: [
     async ({ page }, use) => {
