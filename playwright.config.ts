@@ -28,8 +28,9 @@ export default defineConfig({
     // A failed journey keeps its trace (actions, DOM snapshots, network, console) for
     // `npx playwright show-trace`, without the film of screenshots: recording that cost a fifth
     // of the run's CPU (the browser's compositor drew every frame for it), and a failure keeps
-    // its own screenshot below.
-    trace: { mode: 'retain-on-failure', screenshots: false },
+    // its own screenshot below. CI prints text only and nobody opens a trace there: recording
+    // none takes 30 s of CPU off the run (376 s instead of 406 s, 194 s instead of 209 s wall).
+    trace: process.env.CI ? 'off' : { mode: 'retain-on-failure', screenshots: false },
     screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: CHROMIUM,

@@ -44,7 +44,8 @@ test.describe('the splash', () => {
     await screenshot(page, 'splash-375')
     await splash.getByRole('button', { name: 'this way in' }).click()
     await expect(splash).toHaveCount(0)
-    expect(await page.evaluate(() => document.documentElement.style.overflow)).toBe('')
+    // The page scrolls again once the overlay's code has let go of it.
+    await expect.poll(() => page.evaluate(() => document.documentElement.style.overflow)).toBe('')
     await expect(page.getByRole('list', { name: 'Upcoming podclubs' })).toBeVisible()
   })
 
