@@ -275,6 +275,9 @@ test.describe('accessibility of the account screens', () => {
             await expect(
               page.getByText('invalid password reset token.', { exact: true }),
             ).toBeVisible()
+            // The toast that says it too comes a moment later, its code loaded apart: axe must
+            // not read its colours mid-fade.
+            await expect(page.getByText('Invalid reset token', { exact: true })).toBeVisible()
           },
         ],
         [
