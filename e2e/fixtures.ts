@@ -205,9 +205,12 @@ async function untilReady(page: Page, answer: Response | null) {
 }
 
 const waitingPages = new WeakSet<Page>()
-/** `goto` and `reload` of `page` end once the page runs (untilReady). */
-function waitForReady(page: Page): Page {
-  if (waitingPages.has(page)) return page
+/**
+ * `goto` and `reload` of `page` end once the page runs (untilReady); not in a context whose
+ * `options` turn scripts off, where the page never runs.
+ */
+function waitForReady(page: Page, options?: BrowserContextOptions): Page {
+  if (options?.javaScriptEnabled === false || waitingPages.has(page)) return page
   waitingPages.add(page)
   const goto = page.goto.bind(page)
   const reload = page.reload.bind(page)
@@ -224,11 +227,10 @@ function waitForReady(page: Page): Page {
   return page
 }
 
-/** Every page `context` opens waits for its pages to run; not where scripts are off. */
+/** Every page `context` (made with `options`) opens waits for its page to run. */
 function waitForReadyIn(context: BrowserContext, options?: BrowserContextOptions): BrowserContext {
-  if (options?.javaScriptEnabled === false) return context
   const newPage = context.newPage.bind(context)
-  context.newPage = async () => waitForReady(await newPage())
+  context.newPage = async () => waitForReady(await newPage(), options)
   return context
 }
 
@@ -242,10 +244,7 @@ export const test = base.extend<{ pageErrors: string[] }>({
       const newContext = browser.newContext.bind(browser)
       browser.newContext = async (options) => waitForReadyIn(await newContext(options), options)
       const newPage = browser.newPage.bind(browser)
-      browser.newPage = async (options) =>
-        options?.javaScriptEnabled === false
-          ? newPage(options)
-          : waitForReady(await newPage(options))
+      browser.newPage = async (options) => waitForReady(await newPage(options), options)
       await use(browser)
     },
     { scope: 'worker' },
