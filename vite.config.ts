@@ -4,6 +4,8 @@ import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib'
 import tailwindcss from '@tailwindcss/vite'
+import react from '@vitejs/plugin-react'
+import { build as esbuild } from 'esbuild'
 import { defineConfig, runnerImport, type Plugin } from 'vite'
 import type { EndpointRegistry, routesOf as RoutesOf } from './src/contract/endpoint'
 
@@ -75,6 +77,38 @@ function precompress(): Plugin {
   }
 }
 
+/**
+ * Puts `captureEarlyTaps` (src/client/lib/early-taps.ts) into the document's head as an inline
+ * script, so it holds taps from the first paint, before any file has loaded. The server allows
+ * exactly the inline scripts the built page carries, by their hashes (plugins/static-page.ts).
+ */
+function earlyTaps(): Plugin {
+  return {
+    name: 'podclub:early-taps',
+    async transformIndexHtml(html) {
+      const bundled = await esbuild({
+        stdin: {
+          contents: "import { captureEarlyTaps } from './lib/early-taps'\ncaptureEarlyTaps()",
+          resolveDir: src('client'),
+          loader: 'ts',
+        },
+        bundle: true,
+        minify: true,
+        format: 'iife',
+        target: 'es2020',
+        write: false,
+        logLevel: 'silent',
+      })
+      const code = bundled.outputFiles[0]?.text.trim() ?? ''
+      // After the charset, which must come first, and before the stylesheet, which an inline
+      // script after it would wait for.
+      const charset = /<meta charset="[^"]*"\s*\/?>/i
+      if (!charset.test(html)) throw new Error('index.html has no <meta charset> to follow')
+      return html.replace(charset, (tag) => `${tag}\n    <script>${code}</script>`)
+    },
+  }
+}
+
 const API_ROUTES_MODULE = 'virtual:api-routes'
 
 /** Reads the contract's declarations as they are now, with their own imports. */
@@ -119,35 +153,6 @@ export function apiRoutes(): Plugin {
 }
 
 /**
- * React's API on Preact's runtime (docs/decisions/024): the code, its types and every library
- * it uses are written for React; what runs in the browser, on the server and in the client's
- * tests is preact/compat, a tenth of React DOM's size and start-up work. The React packages stay
- * for their types.
- */
-export const reactOnPreact = [
-  { find: /^react$/, replacement: 'preact/compat' },
-  { find: /^react-dom$/, replacement: 'preact/compat' },
-  { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
-  { find: /^react-dom\/server$/, replacement: 'preact/compat/server' },
-  { find: /^react-dom\/test-utils$/, replacement: 'preact/test-utils' },
-  { find: /^react\/jsx-runtime$/, replacement: 'preact/compat/jsx-runtime' },
-  { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/compat/jsx-dev-runtime' },
-]
-
-/**
- * React Router's ES modules, the production or the development build: its package names the
- * CommonJS ones for Node, which would reach React past the aliases above, and only the
- * development build for browsers.
- */
-export function reactRouterModules(build: 'production' | 'development') {
-  const dist = fileURLToPath(new URL(`./node_modules/react-router/dist/${build}/`, import.meta.url))
-  return [
-    { find: /^react-router\/dom$/, replacement: `${dist}dom-export.mjs` },
-    { find: /^react-router$/, replacement: `${dist}index.mjs` },
-  ]
-}
-
-/**
  * The build of the page's first screen for the server (src/client/entry-server.tsx, `vite build
  * --ssr entry-server.tsx`, scripts/build.mjs): one self-contained folder, its npm packages bundled in, so a
  * production install without the page's build tools and libraries runs it.
@@ -166,9 +171,8 @@ const serverRender = {
 } as const
 
 /**
- * What the bundler says about the libraries that is expected: their "use client" marks (for
- * React Server Components, which this app does not use), and React Router reaching for React
- * 19's `useOptimistic`, which Preact does not have and which the router does without.
+ * What the bundler says about the libraries that is expected: their "use client" marks, for
+ * React Server Components, which this app does not use.
  */
 function quietExpectedLogs(
   level: string,
@@ -176,22 +180,22 @@ function quietExpectedLogs(
   defaultHandler: (level: 'warn' | 'info' | 'debug', log: { message: string }) => void,
 ) {
   if (log.code === 'MODULE_LEVEL_DIRECTIVE') return
-  if (log.code === 'IMPORT_IS_UNDEFINED' && log.message.includes('`useOptimistic`')) return
   defaultHandler(level as 'warn', log)
 }
 
-export default defineConfig(({ mode, isSsrBuild }) => ({
+export default defineConfig(({ isSsrBuild }) => ({
   root: 'src/client',
   publicDir: fileURLToPath(new URL('./src/client/public', import.meta.url)),
-  plugins: [tailwindcss(), apiRoutes(), ...(isSsrBuild ? [] : [precompress()])],
-  // JSX as React's automatic runtime writes it, which the aliases above point at Preact's.
-  oxc: { jsx: { runtime: 'automatic' as const } },
+  plugins: [
+    react(),
+    tailwindcss(),
+    apiRoutes(),
+    ...(isSsrBuild ? [] : [earlyTaps(), precompress()]),
+  ],
   resolve: {
     alias: [
       { find: /^#contract\//, replacement: src('contract') },
       { find: /^#client\//, replacement: src('client') },
-      ...reactOnPreact,
-      ...reactRouterModules(mode === 'production' ? 'production' : 'development'),
     ],
   },
   ...(isSsrBuild ? serverRender : {}),

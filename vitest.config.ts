@@ -3,7 +3,8 @@ import { fileURLToPath } from 'node:url'
 import { Redis } from 'ioredis'
 import pg from 'pg'
 import { defineConfig } from 'vitest/config'
-import { apiRoutes, reactOnPreact } from './vite.config'
+import react from '@vitejs/plugin-react'
+import { apiRoutes } from './vite.config'
 import { BaseSequencer, type TestSpecification } from 'vitest/node'
 import { SlowestTestFiles } from './scripts/slowest-test-files'
 
@@ -110,27 +111,22 @@ const redisUrl = await reachableRedis()
  * globals and spies), which took the client's files from 143 s to 49 s on 2 cores. A file that
  * replaces a module with `vi.mock` needs modules of its own, and runs apart.
  */
-const FRESH_MODULES = ['src/client/app/route-errors.test.tsx']
+const FRESH_MODULES = [
+  'src/client/app/route-errors.test.tsx',
+  // Imports the server's render module, which sends the API's requests its own way.
+  'src/client/server-rendered.test.tsx',
+]
 function clientProject(test: {
   name: string
   include: string[]
   exclude?: string[]
   isolate?: boolean
+  server?: { deps: { inline: true | RegExp[] } }
 }) {
   return {
-    plugins: [apiRoutes()],
-    resolve: {
-      alias: [...alias, ...reactOnPreact],
-      // Packages' ES builds, as the page's bundle takes them: a CommonJS one (Node's choice)
-      // would require React past the aliases, and draw with a second runtime.
-      conditions: ['module', 'browser', 'development|production'],
-      mainFields: ['module', 'main'],
-    },
-    oxc: { jsx: { runtime: 'automatic' as const } },
+    plugins: [react(), apiRoutes()],
+    resolve: { alias },
     test: {
-      // The libraries that import React are run through the aliases too, so the tests draw with
-      // the runtime the page ships.
-      server: { deps: { inline: true as const } },
       environment: 'jsdom' as const,
       setupFiles: ['src/client/testing/setup.ts'],
       // A whole form walked through with user-event takes seconds on a busy 2-core machine.
@@ -220,7 +216,13 @@ export default defineConfig({
         include: ['src/client/**/*.test.{ts,tsx}'],
         exclude: FRESH_MODULES,
       }),
-      clientProject({ name: 'client-mocks', include: FRESH_MODULES }),
+      clientProject({
+        name: 'client-mocks',
+        include: FRESH_MODULES,
+        // Every package loaded afresh with the test's modules, React too: a test may render a
+        // page with one copy of React on the server's side and hydrate it with another.
+        server: { deps: { inline: true } },
+      }),
     ],
   },
 })

@@ -5,10 +5,9 @@
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import { gzipSync } from 'node:zlib'
 
-// The goal is 120 KiB; the budget holds what has been reached (71.7 KiB with React's API on
-// Preact, docs/decisions/024; and 3 KiB to spare) so it only goes down. Most of what is left is
-// React Router (28 KiB), TanStack Query (11 KiB) and Preact (10 KiB).
-const BUDGET_JS_GZIP = 75 * 1024
+// React DOM itself runs the page (docs/decisions/027): it is about 60 KiB of the first load, with
+// React Router (28 KiB) and TanStack Query (11 KiB); the budget is the goal that decision set.
+const BUDGET_JS_GZIP = 135 * 1024
 const BUDGET_CSS_GZIP = 20 * 1024
 /**
  * The heaviest screens: what each loads beyond the first load (its chunk and the imports the

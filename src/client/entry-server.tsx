@@ -1,49 +1,33 @@
-// The page's first screen drawn on the server: the same routes, loaders and components as in the
-// browser (main.tsx), rendered to HTML once the session and the screen's data are known, so the
-// content shows before the page's code has loaded. The browser then hydrates it. Built by Vite
-// into dist/render (scripts/build.mjs) and called by the server (plugins/static-page.ts).
+// The page's first screen rendered on the server: the same routes, loaders and components as in
+// the browser (main.tsx), rendered to HTML by React once the session and the screen's data are
+// known, so the content shows before the page's code has loaded. The browser then hydrates it.
+// Built by Vite into dist/render (scripts/build.mjs) and called by the server
+// (plugins/page-render.ts).
 import { AsyncLocalStorage } from 'node:async_hooks'
+import { Writable } from 'node:stream'
 import { dehydrate, type DehydratedState } from '@tanstack/react-query'
-import { StrictMode } from 'react'
-import { renderToString } from 'react-dom/server'
+import { StrictMode, type ReactNode } from 'react'
+import { renderToPipeableStream } from 'react-dom/server'
 import {
   createStaticHandler,
   createStaticRouter,
+  isRouteErrorResponse,
   matchRoutes,
   StaticRouterProvider,
   type HydrationState,
 } from 'react-router'
-import { escapeHtml } from '#contract/html'
+import type { ApiTransport, RenderedPage, RenderOptions } from '#contract/page-render'
 import { AppProvider } from './app/provider'
-import { TitleSinkContext, type TitleSink } from './components/ui/document-title'
 import { createAppRoutes, type RouteHandle } from './app/router'
 import { setApiTransport } from './lib/api-client'
 import { createQueryClient } from './lib/query-client'
 import { SERVER_STATE_ID } from './lib/server-state'
-
-/** Sends one of the page's API requests to the server's own routes, as the visitor. */
-export type ApiTransport = (url: string, init: RequestInit) => Promise<Response>
 
 /** What main.tsx reads back from the page to hydrate it. */
 export type ServerState = {
   router: HydrationState
   queries: DehydratedState
 }
-
-export type RenderedPage =
-  | {
-      kind: 'page'
-      status: number
-      /** `<title>` and the like, for the document's head. */
-      head: string
-      /** The markup of #root. */
-      body: string
-      /** The script that hands main.tsx the state the page was drawn with. */
-      stateScript: string
-    }
-  | { kind: 'redirect'; status: number; location: string }
-  /** A page the browser draws from the shell. */
-  | { kind: 'shell' }
 
 // Each render's requests go out with that render's visitor: several renders run at once.
 const transports = new AsyncLocalStorage<ApiTransport>()
@@ -54,64 +38,126 @@ setApiTransport((url, init) => {
 })
 
 /**
- * Data, not code (the page's CSP runs no inline script). `<` is escaped, so no text in it (a
- * podclub's title) can close the element.
+ * Data, not code (the page's CSP runs no inline script but its own). `<` is escaped, so no text
+ * in it (a podclub's title) can close the element.
  */
 function stateScript(state: ServerState) {
   const json = JSON.stringify(state).replace(/</g, '\\u003c')
   return `<script type="application/json" id="${SERVER_STATE_ID}">${json}</script>`
 }
 
-/** Draws the page at `url` for the visitor whose API requests `send` carries. */
-export function renderPage(url: URL, send: ApiTransport): Promise<RenderedPage> {
+/**
+ * The tags React hoists (`<title>`, `<meta>`, `<link>`) come first in its output when it renders
+ * into an element rather than a whole document: they go into the head, the rest into #root.
+ */
+const HOISTED = /^(?:<title>[^<]*<\/title>|<(?:meta|link)\b[^>]*\/?>)*/
+
+/**
+ * Renders `element` to HTML once everything in it is ready. Aborted with `signal`, React stops
+ * rendering and the promise rejects; an error inside the tree rejects too, so the browser renders
+ * that page itself rather than hydrating a part React gave up on.
+ */
+function renderToHtml(element: ReactNode, signal: AbortSignal): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let html = ''
+    let failed = false
+    const fail = (error: unknown) => {
+      failed = true
+      reject(error instanceof Error ? error : new Error(String(error)))
+    }
+    const sink = new Writable({
+      write(chunk: Buffer | string, _encoding, callback) {
+        html += String(chunk)
+        callback()
+      },
+      final(callback) {
+        if (!failed) resolve(html)
+        callback()
+      },
+    })
+    const stream = renderToPipeableStream(element, {
+      // The page is sent whole, once ready: every boundary's content in place, none sent apart
+      // with an inline script to move it in (the page's CSP runs no inline script but its own).
+      progressiveChunkSize: Number.POSITIVE_INFINITY,
+      onAllReady: () => {
+        if (!failed) stream.pipe(sink)
+      },
+      onShellError: fail,
+      onError: fail,
+    })
+    const abort = () => {
+      stream.abort(signal.reason)
+      fail(signal.reason ?? new Error('the render was aborted'))
+    }
+    if (signal.aborted) abort()
+    else signal.addEventListener('abort', abort, { once: true })
+  })
+}
+
+/**
+ * A route's error the browser can be handed and show the same: an answer with a status (the
+ * not-found page), which crosses as JSON and still reads as one (`isRouteErrorResponse`).
+ */
+function handOverErrors(errors: Record<string, unknown> | null) {
+  if (!errors) return { ok: true as const, errors: null }
+  const ok = Object.values(errors).every((error) => isRouteErrorResponse(error))
+  return { ok, errors }
+}
+
+/** Renders the page at `url` for the visitor whose API requests `send` carries. */
+export function renderPage(
+  url: URL,
+  send: ApiTransport,
+  { signal }: RenderOptions,
+): Promise<RenderedPage> {
   return transports.run(send, async (): Promise<RenderedPage> => {
     // One cache per render: nothing of one visitor's may show in another's page. A failed
     // request is not tried again here; the browser asks again.
     const queryClient = createQueryClient({ queries: { retry: false } })
-    const routes = createAppRoutes(queryClient)
+    const routes = createAppRoutes(queryClient, 'server')
     const matches = matchRoutes(routes, url.pathname)
     const handle = matches?.at(-1)?.route.handle as RouteHandle | undefined
     if (!handle?.serverRendered) return { kind: 'shell' }
 
     const handler = createStaticHandler(routes)
-    const context = await handler.query(new Request(url))
+    const context = await handler.query(new Request(url, { signal }))
     if (context instanceof Response) {
       const location = context.headers.get('location')
       return location && context.status >= 300 && context.status < 400
         ? { kind: 'redirect', status: context.status, location }
         : { kind: 'shell' }
     }
-    // An error page (a bad id, a failed loader) and a screen whose data did not come (a podclub
-    // that does not exist, a failing API) are drawn by the browser, as before: the error is not
-    // handed over, and the browser asks again.
+    // A route's answer with a status (404: a bad id, a podclub that does not exist) is rendered
+    // as the browser shows it. A failed loader or a screen whose data did not come (a failing
+    // API) is left to the browser, which asks again.
+    const handed = handOverErrors(context.errors)
     const failedQuery = queryClient
       .getQueryCache()
       .getAll()
       .some((query) => query.state.status === 'error')
-    if (context.errors || failedQuery) return { kind: 'shell' }
+    if (!handed.ok || failedQuery) return { kind: 'shell' }
 
     const router = createStaticRouter(handler.dataRoutes, context)
-    // Parts whose code loads apart are drawn by the browser (lib/hydration.tsx): nothing suspends.
-    let title: string | undefined
-    const titleSink: TitleSink = (screenTitle) => {
-      title = screenTitle
-    }
-    const markup = renderToString(
+    const html = await renderToHtml(
       <StrictMode>
-        <TitleSinkContext.Provider value={titleSink}>
-          <AppProvider queryClient={queryClient}>
-            <StaticRouterProvider router={router} context={context} hydrate={false} />
-          </AppProvider>
-        </TitleSinkContext.Provider>
+        <AppProvider queryClient={queryClient}>
+          <StaticRouterProvider router={router} context={context} hydrate={false} />
+        </AppProvider>
       </StrictMode>,
+      signal,
     )
+    const head = HOISTED.exec(html)?.[0] ?? ''
     return {
       kind: 'page',
       status: context.statusCode,
-      head: title === undefined ? '' : `<title>${escapeHtml(title)}</title>`,
-      body: markup,
+      head,
+      body: html.slice(head.length),
       stateScript: stateScript({
-        router: { loaderData: context.loaderData, actionData: context.actionData },
+        router: {
+          loaderData: context.loaderData,
+          actionData: context.actionData,
+          errors: handed.errors,
+        },
         queries: dehydrate(queryClient),
       }),
     }

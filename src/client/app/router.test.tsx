@@ -18,7 +18,9 @@ describe('route table', () => {
   it("draws exactly the contract's page addresses (the server masks their secrets in its log)", () => {
     const paths = (routes: RouteObject[]): string[] =>
       routes.flatMap((r) => [...(r.path ? [r.path] : []), ...paths(r.children ?? [])])
-    const drawn = paths(createAppRoutes(createTestQueryClient())).filter((p) => p !== '*')
+    const drawn = paths(createAppRoutes(createTestQueryClient(), 'browser')).filter(
+      (p) => p !== '*',
+    )
     expect(drawn.sort()).toEqual(pageRoutes.map((page) => page.path).sort())
   })
 

@@ -2,6 +2,7 @@ import type { QueryClient } from '@tanstack/react-query'
 import type { ComponentType } from 'react'
 import { data, redirect, type LoaderFunctionArgs, type RouteObject } from 'react-router'
 import { isPageId, pages, type PageRoute } from '#contract/pages'
+import { NotFoundPage } from '#client/components/errors/not-found-page'
 import {
   RootErrorBoundary,
   RouteErrorBoundary,
@@ -9,8 +10,10 @@ import {
 import { upcomingPodclubsQueryOptions } from '#client/features/podclubs/api/get-upcoming-podclubs'
 import { hasSeenSplash } from '#client/features/home/lib/splash-seen'
 import { newSeed } from '#client/lib/seeded-random'
-import { setUnauthorizedHandler } from '#client/lib/api-client'
+import { isNotFoundError, setUnauthorizedHandler } from '#client/lib/api-client'
 import { handleSessionExpired, loadUser } from '#client/lib/auth'
+import { loginPath } from '#client/lib/login-path'
+import { PODCLUB_GATE } from '#client/features/podclub-detail/lib/gate'
 import { AppLoading, RootLayout } from './routes/root'
 
 /** Who may open a route (spec 2 §2, route table). Everyone else is sent to /home. */
@@ -35,7 +38,7 @@ function guard(
   queryClient: QueryClient,
   access: Access,
   idParams: PageRoute['idParams'] = [],
-  screenData?: ScreenData,
+  screenData?: ScreenData | false,
 ) {
   return async ({ params }: LoaderFunctionArgs) => {
     const user = await loadUser(queryClient)
@@ -44,7 +47,7 @@ function guard(
     if (access === 'superusers' && !user?.is_superuser) throw redirect('/home')
     const isBadId = (name: string) => params[name] !== undefined && !isPageId(params[name])
     if (idParams.some(isBadId)) throw data(null, { status: 404, statusText: 'Not Found' })
-    await screenData?.(queryClient, params)
+    if (screenData) await screenData(queryClient, params)
     return null
   }
 }
@@ -70,33 +73,47 @@ type RouteOptions = {
 /** A route's `handle`: what the server reads to decide whether it draws the page. */
 export type RouteHandle = { serverRendered: boolean }
 
-// Only the server asks for them: in the browser's bundle they are left out.
-const publicConfig: ScreenData | undefined = import.meta.env.SSR
-  ? async (queryClient) => {
-      const { publicConfigQueryOptions } =
-        await import('#client/features/config/api/get-public-config')
-      await queryClient.prefetchQuery(publicConfigQueryOptions())
-    }
-  : undefined
-const feed: ScreenData | undefined = import.meta.env.SSR
-  ? async (queryClient, params) => {
-      // The cards' seat buttons read the config (the share link's address).
-      await Promise.all([
-        queryClient.prefetchQuery(upcomingPodclubsQueryOptions()),
-        publicConfig?.(queryClient, params),
-      ])
-    }
-  : undefined
-const podclubDetail: ScreenData | undefined = import.meta.env.SSR
-  ? async (queryClient, params) => {
-      const { podclubDetailQueryOptions } =
-        await import('#client/features/podclub-detail/api/get-podclub-detail')
-      await Promise.all([
-        queryClient.prefetchQuery(podclubDetailQueryOptions(params.id ?? '')),
-        publicConfig?.(queryClient, params),
-      ])
-    }
-  : undefined
+// Read by the server before it renders (createAppRoutes' `side`); the browser's screens ask for the
+// same queries when they mount.
+const publicConfig: ScreenData = async (queryClient) => {
+  const { publicConfigQueryOptions } = await import('#client/features/config/api/get-public-config')
+  await queryClient.prefetchQuery(publicConfigQueryOptions())
+}
+const feed: ScreenData = async (queryClient, params) => {
+  // The cards' seat buttons read the config (the share link's address).
+  await Promise.all([
+    queryClient.prefetchQuery(upcomingPodclubsQueryOptions()),
+    publicConfig(queryClient, params),
+  ])
+}
+const podclubDetail: ScreenData = async (queryClient, params) => {
+  const { podclubDetailQueryOptions } =
+    await import('#client/features/podclub-detail/api/get-podclub-detail')
+  const [detail] = await Promise.allSettled([
+    queryClient.fetchQuery(podclubDetailQueryOptions(params.id ?? '')),
+    publicConfig(queryClient, params),
+  ])
+  // A podclub that does not exist: the not-found page, answered with 404.
+  if (detail.status === 'rejected' && isNotFoundError(detail.reason)) {
+    queryClient.removeQueries({ queryKey: podclubDetailQueryOptions(params.id ?? '').queryKey })
+    throw data(null, { status: 404, statusText: 'Not Found' })
+  }
+  // A completed podclub whose discussion the viewer may not read (spec 2 §4, the gate): a
+  // visitor logs in and comes back; a member who did not attend is told so, with 403.
+  const podclub = detail.status === 'fulfilled' ? detail.value : undefined
+  if (podclub?.status === 'completed' && podclub.hindsights === undefined) {
+    if (!(await loadUser(queryClient))) throw redirect(loginPath(`/podclubs/${podclub.id}`))
+    throw data(
+      { description: PODCLUB_GATE.description },
+      { status: 403, statusText: PODCLUB_GATE.title },
+    )
+  }
+}
+
+const profile: ScreenData = async (queryClient) => {
+  const { profileQueryOptions } = await import('#client/features/profile/api/get-profile')
+  await queryClient.prefetchQuery(profileQueryOptions())
+}
 
 export type HomeLoaderData = {
   skipSplash: boolean
@@ -104,7 +121,14 @@ export type HomeLoaderData = {
   seed: number
 }
 
-export function createAppRoutes(queryClient: QueryClient): RouteObject[] {
+/**
+ * Where the routes run: the server reads each screen's data before it renders; the browser does
+ * not ask ahead (a screen asks when it mounts, and hydrates from what the server handed over).
+ */
+export type RouteSide = 'server' | 'browser'
+
+export function createAppRoutes(queryClient: QueryClient, side: RouteSide): RouteObject[] {
+  const prefetch = side === 'server'
   const route = (
     path: string,
     access: Access,
@@ -112,7 +136,7 @@ export function createAppRoutes(queryClient: QueryClient): RouteObject[] {
     { idParams, screenData, serverRendered = false }: RouteOptions = {},
   ): RouteObject => ({
     path,
-    loader: guard(queryClient, access, idParams, screenData),
+    loader: guard(queryClient, access, idParams, prefetch && screenData),
     handle: { serverRendered } satisfies RouteHandle,
     // Only the query or hash changed (the control panel's ?section=): same screen, same session,
     // so the guard does not run again and the change shows at once.
@@ -124,7 +148,7 @@ export function createAppRoutes(queryClient: QueryClient): RouteObject[] {
   const loadHome = () => import('./routes/home')
   const homeLoader = async ({ request, params }: LoaderFunctionArgs): Promise<HomeLoaderData> => {
     await loadUser(queryClient)
-    await feed?.(queryClient, params)
+    if (prefetch) await feed(queryClient, params)
     const url = new URL(request.url)
     // The splash plays only on '/', not with ?skipSplash=true, and once a visit.
     return {
@@ -145,13 +169,13 @@ export function createAppRoutes(queryClient: QueryClient): RouteObject[] {
           // Inside the shell, so a broken screen keeps the header and footer around its error.
           ErrorBoundary: RouteErrorBoundary,
           children: [
-            // '/' may open with the splash, which plays once a visit (this browser's session
-            // storage): the browser draws it.
+            // '/' opens with the splash, which plays once a visit (this browser's session
+            // storage): the server renders it, and a tab that has seen it hides it at once.
             {
               path: pages.root.path,
               loader: homeLoader,
               lazy: screen(loadHome),
-              handle: { serverRendered: false } satisfies RouteHandle,
+              handle: { serverRendered: true } satisfies RouteHandle,
             },
             {
               path: pages.home.path,
@@ -159,7 +183,10 @@ export function createAppRoutes(queryClient: QueryClient): RouteObject[] {
               lazy: screen(loadHome),
               handle: { serverRendered: true } satisfies RouteHandle,
             },
-            route(pages.profile.path, 'members', () => import('./routes/profile')),
+            route(pages.profile.path, 'members', () => import('./routes/profile'), {
+              screenData: profile,
+              serverRendered: true,
+            }),
             route(pages.propose.path, 'members', () => import('./routes/propose')),
             route(pages.podclub.path, 'everyone', () => import('./routes/podclub'), {
               idParams: pages.podclub.idParams,
@@ -186,7 +213,16 @@ export function createAppRoutes(queryClient: QueryClient): RouteObject[] {
             }),
             route(pages.controlPanel.path, 'superusers', () => import('./routes/control-panel')),
             route(pages.unsubscribe.path, 'everyone', () => import('./routes/unsubscribe')),
-            route('*', 'everyone', () => import('./routes/not-found'), { serverRendered: true }),
+            {
+              // An address that is no page: a 404 answer, which the boundary above shows as the
+              // not-found page, on the server and in the browser alike.
+              path: '*',
+              loader: () => {
+                throw data(null, { status: 404, statusText: 'Not Found' })
+              },
+              Component: NotFoundPage,
+              handle: { serverRendered: true } satisfies RouteHandle,
+            },
           ],
         },
       ],

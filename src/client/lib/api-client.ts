@@ -10,6 +10,7 @@ import {
 } from '#contract/endpoint'
 import { errorCodes, INTERNAL_ERROR_MESSAGE, type ErrorCode } from '#contract/errors'
 import { buildPath, type PathParamName, type PathParams } from '#contract/path'
+import type { ApiTransport } from '#contract/page-render'
 
 /**
  * The only module that calls `fetch`, and only through the contract's endpoint declarations:
@@ -109,15 +110,16 @@ export function setUnauthorizedHandler(handler: UnauthorizedHandler | null) {
 }
 
 /** How a request reaches the API: the browser's `fetch`, read when called (tests stub it). */
-type ApiTransport = (url: string, init: RequestInit) => Promise<Response>
-let transport: ApiTransport = (url, init) => fetch(url, init)
+const browserTransport: ApiTransport = (url, init) => fetch(url, init)
+let transport = browserTransport
 
 /**
- * Sends the API's requests another way: drawing a page on the server (entry-server.tsx), they go
- * to the server's own routes with the visitor's cookie instead of over the network.
+ * Sends the API's requests another way: rendering a page on the server (entry-server.tsx), they
+ * go to the server's own routes with the visitor's cookie instead of over the network. Without
+ * one, the browser's `fetch` again.
  */
-export function setApiTransport(send: ApiTransport) {
-  transport = send
+export function setApiTransport(send: ApiTransport | null) {
+  transport = send ?? browserTransport
 }
 
 export type QueryParams = Record<string, string | number | boolean | null | undefined>

@@ -43,7 +43,7 @@ export const testPublicConfig: PublicConfig = {
  * an invite code or reset link from the URL), answered as a working server would. A test about
  * those screens passes its own handlers.
  */
-const publicScreenHandlers: Handlers = {
+export const publicScreenHandlers: Handlers = {
   getPublicConfig: () => reply(getPublicConfigResponseSchema, { data: testPublicConfig }),
   validateInviteCode: () => reply(validateInviteCodeResponseSchema, { data: { valid: true } }),
   validateResetToken: () => reply(okSchema, { data: { ok: true } }),
@@ -58,7 +58,7 @@ export function createTestQueryClient() {
 }
 
 /** What the home screen asks for, answered quietly: most journeys end up on /home. */
-const homeHandlers: Handlers = {
+export const homeHandlers: Handlers = {
   listUpcomingPodclubs: () => reply(listPodclubsResponseSchema, { data: [] }),
   getSplashStats: () =>
     reply(getSplashResponseSchema, {
@@ -80,7 +80,9 @@ export function renderWithProviders({
     ...handlers,
   })
   const queryClient = createTestQueryClient()
-  const router = createMemoryRouter(createAppRoutes(queryClient), { initialEntries: [path] })
+  const router = createMemoryRouter(createAppRoutes(queryClient, 'browser'), {
+    initialEntries: [path],
+  })
   onTestFinished(connectSessionExpiry(queryClient, router))
   onTestFinished(() => router.dispose())
   const user = userEvent.setup()

@@ -1,10 +1,8 @@
 import '@testing-library/jest-dom/vitest'
 import { cleanup, configure } from '@testing-library/react'
-import { options } from 'preact'
 import { afterEach, beforeAll, beforeEach, vi } from 'vitest'
 import { loadToaster } from '#client/app/provider'
 import { setUnauthorizedHandler } from '#client/lib/api-client'
-import { markPageLive } from '#client/lib/hydration'
 import { resetToasts } from '#client/lib/toast'
 import { recordConsoleError, takeUnexpectedConsoleErrors } from './console'
 
@@ -23,16 +21,6 @@ Element.prototype.releasePointerCapture ??= () => {}
 Element.prototype.setPointerCapture ??= () => {}
 // No canvas in jsdom: a canvas simply doesn't draw.
 HTMLCanvasElement.prototype.getContext = () => null
-
-// Effects run before the test's next step, as React runs pending effects before the next input;
-// Preact would wait for a frame (up to 35 ms under jsdom, longer on a busy machine), and a click
-// in between would reach a component not yet subscribed to what it shows (a mutation's
-// per-call callbacks are dropped without a subscriber).
-options.requestAnimationFrame = (callback) => queueMicrotask(callback)
-
-// The tests draw pages as the browser draws a page of its own (the shell): live from the first
-// render, as main.tsx marks it. lib/hydration.test.tsx takes pages over as from the server.
-markPageLive()
 
 // A screen loaded apart (the member's cards, the control panel) arrives after an import that can
 // take seconds while a 2-core machine runs the other suites: `findBy*` waits that long.

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -14,13 +15,17 @@ import { buildTestApp, createAgent, createUser, type TestApp } from '../testing/
  * in the browser (e2e/server-rendered.spec.ts).
  */
 
-const SHELL = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>podclub</title>
+const INLINE_SCRIPT = 'window.early = true'
+const SHELL = `<!doctype html><html lang="en"><head><meta charset="utf-8"><script>${INLINE_SCRIPT}</script><title>podclub</title>
 <script type="module" src="/assets/index.js"></script></head><body><div id="root"></div></body></html>`
 
 const RENDER_MODULE = `
-export async function renderPage(url, send) {
+export async function renderPage(url, send, { signal }) {
   if (url.pathname === '/throws') throw new Error('render failed')
-  if (url.pathname === '/hangs') return new Promise(() => {})
+  if (url.pathname === '/hangs') {
+    signal.addEventListener('abort', () => { globalThis.renderAborted = signal.reason.message })
+    return new Promise(() => {})
+  }
   if (url.pathname === '/shell') return { kind: 'shell' }
   if (url.pathname === '/elsewhere') return { kind: 'redirect', status: 302, location: '/home' }
   const whoami = await (await send('/api/v1/whoami/', { method: 'GET' })).json()
@@ -116,9 +121,32 @@ describe('a page drawn on the server', () => {
       expect(res.statusCode, url).toBe(200)
       expect(res.body, url).toBe(SHELL)
     }
+    // The slow render was told to stop, not left running beside the shell.
+    expect((globalThis as { renderAborted?: string }).renderAborted).toMatch(/took over 2000 ms/)
     const head = await page.inject({ method: 'HEAD', url: '/somewhere' })
     expect(head.statusCode).toBe(200)
     expect(head.headers['content-type']).toMatch(/^text\/html/)
+  })
+
+  it("lets the page's own inline scripts run by their hashes, and no other inline script", async () => {
+    const hash = createHash('sha256').update(INLINE_SCRIPT).digest('base64')
+    for (const url of ['/somewhere', '/shell']) {
+      const policy = (await get(url)).headers['content-security-policy']
+      expect(String(policy).match(/script-src [^;]*/)?.[0], url).toBe(
+        `script-src 'self' 'sha256-${hash}'`,
+      )
+    }
+  })
+
+  it('shows the page again for a form the browser sent itself, its code not running', async () => {
+    const res = await page.inject({
+      method: 'POST',
+      url: '/login?next=/home',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'username=maya&password=secret',
+    })
+    expect(res.statusCode).toBe(303)
+    expect(res.headers.location).toBe('/login?next=/home')
   })
 
   it('leaves the API alone: an unknown API path is a JSON 404', async () => {

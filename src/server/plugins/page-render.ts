@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { pathToFileURL } from 'node:url'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { ApiTransport, RenderedPage, RenderModule } from '#contract/page-render'
 import { encode, pickEncoding } from '../lib/content-encoding'
 import { REQUEST_ID_HEADER } from './request-id'
 
@@ -13,18 +14,18 @@ import { REQUEST_ID_HEADER } from './request-id'
  * the browser had asked.
  */
 
-type ApiTransport = (url: string, init: RequestInit) => Promise<Response>
-
-/** What the render module answers (its `RenderedPage`). */
-type RenderedPage =
-  | { kind: 'page'; status: number; head: string; body: string; stateScript: string }
-  | { kind: 'redirect'; status: number; location: string }
-  | { kind: 'shell' }
-
-type RenderModule = { renderPage: (url: URL, send: ApiTransport) => Promise<RenderedPage> }
-
-/** Longer than this and the browser draws the page from the shell: it is not held up. */
+/**
+ * Longer than this and the render is aborted (its loaders and React's render stop) and the
+ * browser renders the page from the shell: it is not held up.
+ */
 const RENDER_TIMEOUT_MS = 2_000
+
+/** Rejects once `signal` aborts. */
+function rejectedOnAbort(signal: AbortSignal): Promise<never> {
+  return new Promise((_resolve, reject) => {
+    signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true })
+  })
+}
 
 const ROOT = '<div id="root"></div>'
 const TITLE = /<title>[^<]*<\/title>/
@@ -46,7 +47,7 @@ export type PageRenderer = {
 /** Loads the render module and the page's template; null when the build has no render module. */
 export async function createPageRenderer(
   app: FastifyInstance,
-  { renderModule, template }: { renderModule: string; template: string },
+  { renderModule, template, policy }: { renderModule: string; template: string; policy: string },
 ): Promise<PageRenderer | null> {
   if (!existsSync(renderModule)) return null
   let renderPage: RenderModule['renderPage']
@@ -89,17 +90,25 @@ export async function createPageRenderer(
         })
       }
 
-      let timer: NodeJS.Timeout | undefined
-      const timeout = new Promise<RenderedPage>((resolve) => {
-        timer = setTimeout(() => resolve({ kind: 'shell' }), RENDER_TIMEOUT_MS)
-      })
+      const timeLimit = new AbortController()
+      const timer = setTimeout(
+        () => timeLimit.abort(new Error(`the render took over ${RENDER_TIMEOUT_MS} ms`)),
+        RENDER_TIMEOUT_MS,
+      )
       let rendered: RenderedPage
       try {
         const url = new URL(request.url, 'http://page.invalid')
-        rendered = await Promise.race([renderPage(url, transport), timeout])
+        // The module stops its work on the signal; the server stops waiting on it regardless.
+        rendered = await Promise.race([
+          renderPage(url, transport, { signal: timeLimit.signal }),
+          rejectedOnAbort(timeLimit.signal),
+        ])
       } catch (err) {
-        // The browser draws the page as it would without the server's help.
-        request.log.warn({ err }, 'could not draw the page on the server; sending the shell')
+        // The browser renders the page as it would without the server's help.
+        request.log.warn(
+          { err, aborted: timeLimit.signal.aborted },
+          'could not render the page on the server; sending the shell',
+        )
         return false
       } finally {
         clearTimeout(timer)
@@ -108,6 +117,7 @@ export async function createPageRenderer(
 
       if (cookies.length > 0) reply.header('set-cookie', cookies)
       reply.header('cache-control', 'private, no-cache')
+      reply.header('content-security-policy', policy)
       if (rendered.kind === 'redirect') {
         await reply.redirect(rendered.location, rendered.status)
         return true

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import fp from 'fastify-plugin'
 
@@ -5,9 +6,9 @@ import fp from 'fastify-plugin'
  * The page loads only its own files and talks only to its own API. Inline styles stay allowed:
  * React and Radix position popovers with style attributes.
  */
-const PAGE_CSP = [
+const pageDirectives = (scriptSources: string) => [
   "default-src 'self'",
-  "script-src 'self'",
+  `script-src ${scriptSources}`,
   "style-src 'self' 'unsafe-inline'",
   // Podcast pictures are links to the podcasts' own hosts.
   "img-src 'self' data: blob: https:",
@@ -17,7 +18,19 @@ const PAGE_CSP = [
   "base-uri 'self'",
   "form-action 'self'",
   "frame-ancestors 'none'",
-].join('; ')
+]
+const PAGE_CSP = pageDirectives("'self'").join('; ')
+
+/**
+ * The page's policy when it carries inline scripts of its own (the early taps, in the built
+ * index.html): those exact scripts run, by their SHA-256, and no other inline script.
+ */
+export function pagePolicy(inlineScripts: readonly string[]) {
+  const hashes = inlineScripts.map(
+    (script) => `'sha256-${createHash('sha256').update(script).digest('base64')}'`,
+  )
+  return pageDirectives(["'self'", ...hashes].join(' ')).join('; ')
+}
 
 /** Anything that is not a page (JSON, scripts, images) runs nothing when opened on its own. */
 const NON_PAGE_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'"

@@ -1,10 +1,21 @@
 import { existsSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import fastifyStatic from '@fastify/static'
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { isApiPath, sendError } from './errors'
+import { pagePolicy } from './security-headers'
 import { createPageRenderer } from './page-render'
+
+/** The text of each `<script>` without a `src` in `html`: the ones the page runs inline. */
+export function inlineScriptsOf(html: string): string[] {
+  return [
+    ...html.matchAll(
+      /<script(?![^>]*\bsrc=)(?![^>]*\btype="application\/json")[^>]*>([\s\S]*?)<\/script>/g,
+    ),
+  ].map((match) => match[1] ?? '')
+}
 
 export type StaticPageOptions = {
   /** Serve the built page (main.ts in production); off, only the API answers. */
@@ -26,8 +37,12 @@ export const staticPagePlugin = fp<StaticPageOptions>(
   async (app: FastifyInstance, { serve, clientDir, renderModule }) => {
     const template = path.join(clientDir, 'index.html')
     const hasClient = serve && existsSync(template)
+    // The page's own inline scripts run, by their hashes; nothing else inline does.
+    const policy = hasClient ? pagePolicy(inlineScriptsOf(await readFile(template, 'utf8'))) : ''
     const renderer =
-      hasClient && renderModule ? await createPageRenderer(app, { renderModule, template }) : null
+      hasClient && renderModule
+        ? await createPageRenderer(app, { renderModule, template, policy })
+        : null
     if (hasClient) {
       await app.register(fastifyStatic, {
         root: clientDir,
@@ -53,9 +68,17 @@ export const staticPagePlugin = fp<StaticPageOptions>(
       if (renderer && request.method === 'GET' && isPage && (await renderer.send(request, reply))) {
         return reply
       }
+      // A form the browser sent itself, its page's code not running (login with scripts off):
+      // nothing is done with it, and the page is shown again.
+      if (hasClient && request.method === 'POST' && !isApiPath(request.url)) {
+        return reply.redirect(request.url, 303)
+      }
       if (hasClient && isPage) {
         // sendFile picks index.html.br or .gz too when the browser accepts them.
-        return reply.header('cache-control', 'no-cache').sendFile('index.html')
+        return reply
+          .header('cache-control', 'no-cache')
+          .header('content-security-policy', policy)
+          .sendFile('index.html')
       }
       return sendError(request, reply, 'NOT_FOUND', 'Resource not found')
     })

@@ -5,13 +5,14 @@ import { AboutCard } from '#client/features/home/components/about-card'
 import { ArchiveCard } from '#client/features/home/components/archive-card'
 import { JoinCard } from '#client/features/home/components/join-card'
 import { Splash } from '#client/features/home/components/splash'
+import { hasSeenSplash } from '#client/features/home/lib/splash-seen'
 import { StatsCard } from '#client/features/home/components/stats-card'
 import { TestimonialCard } from '#client/features/home/components/testimonial-card'
 import { ThinkerCard } from '#client/features/home/components/thinker-card'
 import { PodclubFeed } from '#client/features/podclubs/components/podclub-feed'
 import type { BlockType } from '#client/features/podclubs/lib/build-feed'
 import { useUser } from '#client/lib/auth'
-import { AfterHydration } from '#client/lib/hydration'
+import { AfterHydration, useIsHydrated } from '#client/lib/hydration'
 import type { HomeLoaderData } from '../router'
 
 // The members' two cards hold forms, and with them the form library: they load apart, so a
@@ -21,17 +22,27 @@ const loadSuggestCard = () => import('#client/features/home/components/suggest-c
 const InviteCard = lazy(() => loadInviteCard().then((m) => ({ default: m.InviteCard })))
 const SuggestCard = lazy(() => loadSuggestCard().then((m) => ({ default: m.SuggestCard })))
 
-/** Holds a form card's place while its code arrives, about as tall as the card. */
-function FormCardPlaceholder() {
-  return <div className="h-full min-h-80 rounded-sm border border-line bg-paper-raised" />
+/**
+ * Holds a form card's place while its code arrives, about as tall as the card, with its title;
+ * without scripts it says the form needs them (styles.css, `scripting: none`).
+ */
+function FormCardPlaceholder({ title }: { title: string }) {
+  return (
+    <div className="grid h-full min-h-80 content-start gap-3 rounded-sm border border-line bg-paper-raised p-6">
+      <h2 className="font-mono text-lg font-semibold">{title}</h2>
+      <p className="text-sm text-ink-muted" data-needs-scripts>
+        This form needs JavaScript.
+      </p>
+    </div>
+  )
 }
 
 function renderBlock(block: BlockType, index: number, seed: number) {
   switch (block) {
     case 'invite':
       return (
-        <AfterHydration fallback={<FormCardPlaceholder />}>
-          <Suspense fallback={<FormCardPlaceholder />}>
+        <AfterHydration fallback={<FormCardPlaceholder title="invite a friend" />}>
+          <Suspense fallback={<FormCardPlaceholder title="invite a friend" />}>
             <InviteCard />
           </Suspense>
         </AfterHydration>
@@ -40,8 +51,8 @@ function renderBlock(block: BlockType, index: number, seed: number) {
       return <JoinCard instance={index} seed={seed} />
     case 'propose':
       return (
-        <AfterHydration fallback={<FormCardPlaceholder />}>
-          <Suspense fallback={<FormCardPlaceholder />}>
+        <AfterHydration fallback={<FormCardPlaceholder title="suggest a podcast" />}>
+          <Suspense fallback={<FormCardPlaceholder title="suggest a podcast" />}>
             <SuggestCard />
           </Suspense>
         </AfterHydration>
@@ -65,8 +76,13 @@ type SplashState = 'showing' | 'dismissing' | 'gone'
 export default function HomeRoute() {
   const { skipSplash, seed } = useLoaderData<HomeLoaderData>()
   const user = useUser()
-  const [splash, setSplash] = useState<SplashState>(skipSplash ? 'gone' : 'showing')
+  const [splashState, setSplash] = useState<SplashState>(skipSplash ? 'gone' : 'showing')
   const isMember = user !== null
+  // The server renders '/' with the splash, not knowing whether this tab has seen it: read
+  // before the splash marks itself seen, it goes as soon as the page has hydrated.
+  const [hadSeenSplash] = useState(() => typeof window !== 'undefined' && hasSeenSplash())
+  const isHydrated = useIsHydrated()
+  const splash = isHydrated && hadSeenSplash ? 'gone' : splashState
 
   // A member's feed shows both form cards: their code loads while the feed does.
   useEffect(() => {
@@ -81,6 +97,7 @@ export default function HomeRoute() {
         <Splash onDismiss={() => setSplash('dismissing')} onGone={() => setSplash('gone')} />
       ) : null}
       <div
+        data-behind-splash
         className={`transition-opacity duration-700 motion-reduce:transition-none ${
           splash === 'showing' ? 'opacity-0' : 'opacity-100'
         }`}

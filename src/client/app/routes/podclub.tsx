@@ -1,7 +1,6 @@
 import { lazy, Suspense, useEffect, useRef } from 'react'
 import { useNavigate, useParams } from 'react-router'
 import { NotFoundPage } from '#client/components/errors/not-found-page'
-import { DocumentTitle, pageTitle } from '#client/components/ui/document-title'
 import { Spinner } from '#client/components/ui/spinner'
 import { usePodclubDetail } from '#client/features/podclub-detail/api/get-podclub-detail'
 import { ChatlogCard } from '#client/features/podclub-detail/components/chatlog-card'
@@ -11,9 +10,11 @@ import {
   PodclubHeader,
 } from '#client/features/podclub-detail/components/podclub-details'
 import { SeatAction } from '#client/features/podclubs/components/seat-action'
+import { PODCLUB_GATE } from '#client/features/podclub-detail/lib/gate'
 import { isNotFoundError } from '#client/lib/api-client'
 import { useUser } from '#client/lib/auth'
 import { AfterHydration } from '#client/lib/hydration'
+import { pageTitle } from '#client/lib/page-title'
 import { toast } from '#client/lib/toast'
 
 // A completed podclub's hindsights hold a form, and with it the form library and the contract's
@@ -41,11 +42,7 @@ export default function PodclubRoute() {
   useEffect(() => {
     if (!isGated || gateHandled.current) return
     gateHandled.current = true
-    toast({
-      title: 'You are not a participant of this podclub',
-      description: 'You can only view the discussion if you were registered.',
-      variant: 'destructive',
-    })
+    toast({ ...PODCLUB_GATE, variant: 'destructive' })
     void navigate('/home')
   }, [isGated, navigate])
 
@@ -59,7 +56,7 @@ export default function PodclubRoute() {
     // A screen tall: the footer waits below the fold instead of jumping when the content comes.
     return (
       <div className="grid min-h-dvh content-start justify-items-center py-16" aria-busy="true">
-        <DocumentTitle title={pageTitle('podclub')} />
+        <title>{pageTitle('podclub')}</title>
         <h1 className="sr-only">podclub</h1>
         <Spinner className="size-8 text-accent" />
         <span className="sr-only">loading podclub…</span>
@@ -70,7 +67,7 @@ export default function PodclubRoute() {
   const isCompleted = data.status === 'completed'
   return (
     <div className="grid gap-6">
-      <DocumentTitle title={pageTitle(data.episode_title)} />
+      <title>{pageTitle(data.episode_title)}</title>
       <PodclubHeader podclub={data} />
       <div className="grid gap-6 lg:grid-cols-[2fr_1fr]">
         <div className="grid content-start gap-6">
@@ -105,7 +102,7 @@ export default function PodclubRoute() {
 function LoadFailure({ message }: { message: string }) {
   return (
     <div className="grid gap-3">
-      <DocumentTitle title={pageTitle('podclub')} />
+      <title>{pageTitle('podclub')}</title>
       <h1 className="font-mono text-2xl font-semibold">podclub</h1>
       <div role="alert" className="text-danger">
         <p>Failed to fetch podclub</p>

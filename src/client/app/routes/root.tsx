@@ -5,7 +5,6 @@ import { useLogout } from '#client/features/auth/api/logout'
 import { useLiveUpdates } from '#client/features/live/use-live-updates'
 import { useUser } from '#client/lib/auth'
 import { legacySignupPath } from '#client/lib/legacy-links'
-import { whenTakenOver } from '#client/lib/hydration'
 import { scrollForNavigation } from '#client/lib/scroll'
 
 // Not lazy like the screens: every page needs the shell, so it ships in the entry chunk.
@@ -19,7 +18,7 @@ export function RootLayout() {
   useLiveUpdates(user?.username ?? null)
 
   useEffect(() => scrollForNavigation(location.hash), [location.key, location.hash])
-  useEffect(() => void whenTakenOver().then(markPageReady), [])
+  useEffect(markPageReady, [])
   useFocusMainOnNavigation(location.pathname)
 
   const legacyPath = legacySignupPath(location.hash)
@@ -50,10 +49,9 @@ function useFocusMainOnNavigation(pathname: string) {
 }
 
 /**
- * `<html data-ready>` once the page runs: drawn by the browser, or a page the server drew taken
- * over (hydrated), parts left for a later turn included (TakeOverInTurn: the home feed's cards).
- * Before it, a click on a button of the server's HTML does nothing (the form buttons are
- * disabled: PendingButton); the styles show it with a waiting cursor.
+ * `<html data-ready>` once the page runs: rendered by the browser, or the server's HTML hydrated.
+ * A press before it is held and replayed (lib/early-taps.ts); the feed's cards may still be
+ * hydrating, and React hydrates one at once when it is pressed.
  */
 function markPageReady() {
   document.documentElement.dataset.ready = ''

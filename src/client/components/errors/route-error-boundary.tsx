@@ -1,8 +1,9 @@
 import type { ReactNode } from 'react'
 import { isRouteErrorResponse, Link, useRouteError } from 'react-router'
+import { ContentLayout } from '#client/components/layouts/content-layout'
 import { Button } from '#client/components/ui/button'
-import { DocumentTitle, pageTitle } from '#client/components/ui/document-title'
 import { isApiError } from '#client/lib/api-client'
+import { pageTitle } from '#client/lib/page-title'
 import { NotFoundPage } from './not-found-page'
 
 export const ROUTE_ERROR_TITLE = 'Something went wrong'
@@ -45,6 +46,7 @@ function isNotFound(error: unknown) {
 export function RouteErrorBoundary() {
   const error = useRouteError()
   if (isNotFound(error)) return <NotFoundPage />
+  if (isRouteErrorResponse(error) && error.status === 403) return <ForbiddenPage error={error} />
   return (
     <div role="alert" className="grid max-w-prose gap-4">
       <ErrorContent error={error} home={<Link to="/home">Go Home</Link>} />
@@ -57,8 +59,29 @@ export function RootErrorBoundary() {
   const error = useRouteError()
   return (
     <main className="mx-auto grid min-h-dvh max-w-prose content-center gap-4 px-4">
-      <DocumentTitle title={pageTitle(ROUTE_ERROR_TITLE)} />
+      <title>{pageTitle(ROUTE_ERROR_TITLE)}</title>
       <ErrorContent error={error} home={<a href="/home">Go Home</a>} />
     </main>
+  )
+}
+
+/**
+ * A page the viewer may not see (403, the completed-podclub gate): what the server said, with
+ * the way home. Rendered on the server too, so it reads the same without the page's code.
+ */
+function ForbiddenPage({ error }: { error: { statusText: string; data: unknown } }) {
+  const description =
+    typeof error.data === 'object' && error.data !== null && 'description' in error.data
+      ? String(error.data.description)
+      : null
+  return (
+    <ContentLayout title={error.statusText || 'Not allowed'}>
+      <div className="grid max-w-prose justify-items-start gap-4">
+        {description ? <p>{description}</p> : null}
+        <Button asChild>
+          <Link to="/home">Go Home</Link>
+        </Button>
+      </div>
+    </ContentLayout>
   )
 }

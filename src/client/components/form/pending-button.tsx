@@ -1,7 +1,6 @@
 import type { ReactNode } from 'react'
 import { Button, type ButtonProps } from '#client/components/ui/button'
 import { Spinner } from '#client/components/ui/spinner'
-import { useIsHydrated } from '#client/lib/hydration'
 
 export type PendingButtonProps = Omit<ButtonProps, 'asChild'> & {
   /** A request of this button is on its way: the button is disabled and says so. */
@@ -15,8 +14,7 @@ export type PendingButtonProps = Omit<ButtonProps, 'asChild'> & {
 /**
  * The button that sends a form (a submit button unless `type` says otherwise): disabled while
  * its request runs, so a second click or Enter cannot send twice, with the spec's pending text.
- * Disabled too in a page the server drew until the browser has taken it over: the form would
- * otherwise be sent by the browser itself, its fields (a password) in the address.
+ * In a server-rendered page a press before the page runs is held and replayed (lib/early-taps.ts).
  */
 export function PendingButton({
   isPending,
@@ -27,9 +25,8 @@ export function PendingButton({
   children,
   ...props
 }: PendingButtonProps) {
-  const isHydrated = useIsHydrated()
   return (
-    <Button type={type} disabled={isPending || disabled || !isHydrated} {...props}>
+    <Button type={type} disabled={isPending || disabled} {...props}>
       {isPending && spinner ? <Spinner /> : null}
       {isPending && pendingLabel !== undefined ? pendingLabel : children}
     </Button>

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react'
-import { DocumentTitle, pageTitle } from '#client/components/ui/document-title'
+import { pageTitle } from '#client/lib/page-title'
 import { cn } from '#client/lib/cn'
 
 type ContentLayoutProps = {
@@ -13,7 +13,7 @@ type ContentLayoutProps = {
 export function ContentLayout({ title, children, className }: ContentLayoutProps) {
   return (
     <div className={cn('grid gap-6', className)}>
-      <DocumentTitle title={pageTitle(title)} />
+      <title>{pageTitle(title)}</title>
       <h1 className="font-mono text-2xl font-semibold tracking-tight text-balance sm:text-3xl">
         {title}
       </h1>

@@ -54,6 +54,9 @@ export function ForgotPasswordForm() {
 
   return (
     <form
+      // Sent by the page's code; were the browser to send it (no scripts), a POST keeps the
+      // fields out of the address, and the server answers with the page again.
+      method="post"
       noValidate
       onSubmit={handleSubmit}
       aria-busy={request.isPending || undefined}

@@ -39,6 +39,9 @@ export function LoginForm({ onSuccess }: LoginFormProps) {
 
   return (
     <form
+      // Sent by the page's code; were the browser to send it (no scripts), a POST keeps the
+      // fields out of the address, and the server answers with the page again.
+      method="post"
       noValidate
       onSubmit={handleSubmit}
       aria-busy={login.isPending || undefined}

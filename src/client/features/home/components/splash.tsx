@@ -135,6 +135,7 @@ export function Splash({ onDismiss, onGone }: { onDismiss?: () => void; onGone: 
     <div
       ref={overlay}
       data-testid="splash"
+      data-splash
       data-phase={phase}
       className={`fixed inset-0 z-[120] flex flex-col items-center justify-between bg-ink px-6 py-10 text-paper transition-[opacity,transform] duration-[750ms] ease-in-out motion-reduce:transform-none ${
         isLeaving ? '-translate-y-full opacity-0 motion-reduce:translate-y-0' : ''

@@ -1,9 +1,8 @@
-import type { ReactNode } from 'react'
+import { Suspense, type ReactNode } from 'react'
 import { Link } from 'react-router'
 import { pages } from '#contract/pages'
 import { useMasonryGrid } from '#client/components/layouts/use-masonry-grid'
 import { Button } from '#client/components/ui/button'
-import { TakeOverInTurn } from '#client/lib/hydration'
 import { useUpcomingPodclubs } from '../api/get-upcoming-podclubs'
 import { buildFeed, type BlockType } from '../lib/build-feed'
 import { PodclubCard } from './podclub-card'
@@ -63,13 +62,14 @@ export function PodclubFeed({ username, renderBlock }: PodclubFeedProps) {
       >
         {buildFeed(feed.data, !!username).map((item, index) => (
           <li key={item.key} className="min-w-0 self-start">
-            <TakeOverInTurn>
+            {/* A boundary per card: React hydrates the feed a card at a time, the one pressed first. */}
+            <Suspense>
               {item.kind === 'podclub' ? (
                 <PodclubCard podclub={item.podclub} username={username} />
               ) : (
                 renderBlock(item.block, index)
               )}
-            </TakeOverInTurn>
+            </Suspense>
           </li>
         ))}
       </ul>

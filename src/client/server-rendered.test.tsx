@@ -1,0 +1,159 @@
+import { waitFor } from '@testing-library/react'
+import type { Root } from 'react-dom/client'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { whoamiResponseSchema, type SessionUser } from '#contract/auth'
+import { getPodclubDetailResponseSchema, type PodclubDetail } from '#contract/podclub-detail'
+import { listPodclubsResponseSchema } from '#contract/podclubs'
+import { getProfileResponseSchema } from '#contract/profile'
+import { podclubFixture } from './features/podclubs/testing'
+import { expectConsoleError } from './testing/console'
+import { member, whoamiOf } from './testing/fixtures'
+import { reply, replyError, mockApi, type Handlers } from './testing/mock-api'
+import { homeHandlers, publicScreenHandlers } from './testing/render'
+
+/**
+ * Every server-rendered route, rendered by the server's render module and hydrated by the
+ * page's own start with the same answers from the API: React must report no mismatch (it would
+ * render the page anew, and `onRecoverableError` hears of it) and log no error.
+ */
+
+const upcoming = podclubFixture({
+  id: 7,
+  episode_title: 'The Cathedral',
+  api_registered_usernames: { reserved: [member.username] },
+})
+const full = podclubFixture({ id: 8, episode_title: 'Full House', seats_left: 0 })
+
+function detail(overrides: Partial<PodclubDetail> = {}): PodclubDetail {
+  return {
+    ...upcoming,
+    episode_number: '12',
+    podmeister: { username: 'maya.r', profile: { cred: 4 } },
+    api_registered_usernames: { reserved: [{ username: member.username, cred: 2 }] },
+    links: [],
+    ...overrides,
+  } as PodclubDetail
+}
+
+const profile = {
+  user: {
+    username: member.username,
+    email: member.email,
+    profile: {
+      cred: 5,
+      city: 'Brooklyn',
+      member_since: '2026-01-15T17:00:00.000Z',
+      completed_podclub_count: 3,
+      completed_podmeister_count: 2,
+    },
+  },
+  upcoming_podclubs: [],
+  past_podclubs: [],
+  calendar_url: 'http://podclub.test/calendar/secret.ics',
+}
+
+function answers(user: SessionUser | null, handlers: Handlers = {}): Handlers {
+  return {
+    getWhoami: () => reply(whoamiResponseSchema, { data: whoamiOf(user) }),
+    ...publicScreenHandlers,
+    ...homeHandlers,
+    listUpcomingPodclubs: () => reply(listPodclubsResponseSchema, { data: [upcoming, full] }),
+    getPodclubDetail: (request) =>
+      request.params.podclubId === '7'
+        ? reply(getPodclubDetailResponseSchema, { data: detail() })
+        : request.params.podclubId === '9'
+          ? reply(getPodclubDetailResponseSchema, {
+              data: detail({
+                id: 9,
+                status: 'completed',
+                hindsights: [{ username: 'maya.r', message: 'Great night.' }],
+                chatlog: '',
+              }),
+            })
+          : replyError(404, { detail: 'Not found.' }),
+    getProfile: () => reply(getProfileResponseSchema, { data: profile }),
+    ...handlers,
+  }
+}
+
+let root: Root | undefined
+afterEach(() => {
+  root?.unmount()
+  root = undefined
+  delete document.documentElement.dataset.ready
+  document.head.querySelectorAll('title').forEach((title) => title.remove())
+})
+
+/**
+ * The server's render with one copy of the page's modules (React, the router, the cache), then
+ * the browser's start with fresh ones: two processes, as in production, not two renderers of one
+ * React sharing its contexts.
+ */
+async function serverRender(path: string) {
+  vi.resetModules()
+  const { renderPage } = await import('./entry-server')
+  const url = new URL(path, window.location.origin)
+  const page = await renderPage(url, (to, init) => fetch(new URL(to, url), init), {
+    signal: new AbortController().signal,
+  })
+  vi.resetModules()
+  if (page.kind !== 'page') throw new Error(`${path} was not rendered on the server: ${page.kind}`)
+  return page
+}
+
+async function hydrate(onRecoverableError: (error: unknown) => void) {
+  // React's development build warns when its server and browser renderers meet in one process,
+  // which a real page never does; the render above has finished by now.
+  expectConsoleError(/Detected multiple renderers concurrently rendering the same context provider/)
+  const { startPage } = await import('./start-page')
+  return startPage({ onRecoverableError })
+}
+
+/** Renders `path` as the server does, puts it in the document, and hydrates it as the page does. */
+async function renderOnServerAndHydrate(path: string, user: SessionUser | null) {
+  mockApi(answers(user))
+  const page = await serverRender(path)
+  window.history.replaceState(null, '', path)
+  document.head.insertAdjacentHTML('beforeend', page.head)
+  document.body.innerHTML = `<div id="root">${page.body}</div>${page.stateScript}`
+  const recovered: unknown[] = []
+  root = await hydrate((error) => recovered.push(error))
+  await waitFor(() => expect(document.documentElement).toHaveAttribute('data-ready'))
+  return { page, recovered }
+}
+
+describe('a server-rendered page hydrates without a mismatch', () => {
+  // The home feed's pages ('/', '/home') are checked in the browser (e2e/server-rendered.spec.ts):
+  // rendered here, React's server renderer leaves the router's context values behind after the
+  // feed's Suspense boundaries, which the browser's renderer in the same process then reads.
+  it.each([
+    ['/podclubs/7', null],
+    ['/podclubs/7', member],
+    ['/podclubs/9', member],
+    ['/about', null],
+    ['/login', null],
+    ['/forgot-password', null],
+    ['/profile', member],
+    ['/no-such-page', null],
+    ['/podclubs/404', member],
+  ] as const)('%s as %s', async (path, user) => {
+    const { page, recovered } = await renderOnServerAndHydrate(path, user)
+    expect(recovered).toEqual([])
+    // The server's answer says what the page is.
+    const expected = path === '/no-such-page' || path === '/podclubs/404' ? 404 : 200
+    expect(page.kind === 'page' && page.status).toBe(expected)
+  })
+
+  it('hears of a page whose first render in the browser differs from the server', async () => {
+    // The server rendered a seat more than the browser's data says: React must say so.
+    mockApi(answers(member))
+    const page = await serverRender('/podclubs/7')
+    window.history.replaceState(null, '', '/podclubs/7')
+    const changed = page.stateScript.replace('"seats_left":', '"seats_left":1')
+    expect(changed).not.toBe(page.stateScript)
+    document.body.innerHTML = `<div id="root">${page.body}</div>${changed}`
+    const recovered: unknown[] = []
+    root = await hydrate((error) => recovered.push(error))
+    await waitFor(() => expect(recovered.length).toBeGreaterThan(0))
+  })
+})

@@ -1,0 +1,105 @@
+import { hydrate } from '@tanstack/react-query'
+import { StrictMode, type ErrorInfo } from 'react'
+import { createRoot, hydrateRoot, type Root } from 'react-dom/client'
+import { flushSync } from 'react-dom'
+import { createBrowserRouter, matchRoutes, RouterProvider, type RouteObject } from 'react-router'
+import { AppProvider } from './app/provider'
+import { connectSessionExpiry, createAppRoutes } from './app/router'
+import type { ServerState } from './entry-server'
+import { releaseEarlyTaps } from './lib/early-taps'
+import { legacySignupPath } from './lib/legacy-links'
+import { createQueryClient } from './lib/query-client'
+import { SERVER_STATE_ID } from './lib/server-state'
+
+/** What the server left in the page when it rendered the first screen (entry-server.tsx). */
+function takeServerState(): ServerState | null {
+  const script = document.getElementById(SERVER_STATE_ID)
+  if (!script?.textContent) return null
+  script.remove()
+  return JSON.parse(script.textContent) as ServerState
+}
+
+/** The first screen's code, before hydrating: the router would render its fallback meanwhile. */
+async function loadFirstScreen(routes: RouteObject[]) {
+  const lazyMatches = (matchRoutes(routes, window.location) ?? []).filter((m) => m.route.lazy)
+  await Promise.all(
+    lazyMatches.map(async ({ route }) => {
+      if (typeof route.lazy !== 'function') return
+      Object.assign(route, await route.lazy(), { lazy: undefined })
+    }),
+  )
+}
+
+/**
+ * A server's HTML that the first render in the browser did not match (or another error React
+ * recovered from by rendering anew): reported with what finds it, in production too.
+ */
+export function reportRecoverableError(error: unknown, info: ErrorInfo) {
+  const cause = error instanceof Error && error.cause ? error.cause : undefined
+  console.error('podclub: React recovered from an error while hydrating', {
+    page: window.location.pathname,
+    error,
+    cause,
+    componentStack: info.componentStack,
+  })
+}
+
+/**
+ * Starts the page in #root: hydrates what the server rendered, with the state it handed over, or
+ * renders the page itself from the shell. Resolves once React has it.
+ */
+export async function startPage({
+  onRecoverableError = reportRecoverableError,
+}: { onRecoverableError?: typeof reportRecoverableError } = {}) {
+  const container = document.getElementById('root')
+  if (!container) throw new Error('index.html has no #root element')
+  let serverState = takeServerState()
+
+  // Rewritten before the router starts, so an old invite link loads the register screen
+  // directly instead of flashing Home first. The root layout handles in-app hash changes.
+  const legacyPath = legacySignupPath(window.location.hash)
+  if (legacyPath) {
+    window.history.replaceState(null, '', legacyPath)
+    // The server rendered the page the link's address named, not the one it leads to.
+    serverState = null
+  }
+
+  const queryClient = createQueryClient()
+  const routes = createAppRoutes(queryClient, 'browser')
+  if (serverState) {
+    hydrate(queryClient, serverState.queries)
+    await loadFirstScreen(routes)
+  }
+  const router = createBrowserRouter(
+    routes,
+    serverState ? { hydrationData: serverState.router } : undefined,
+  )
+  connectSessionExpiry(queryClient, router)
+
+  const app = (
+    <StrictMode>
+      <AppProvider queryClient={queryClient}>
+        {/* React DOM's flushSync, for navigations that ask for it (what react-router/dom adds). */}
+        <RouterProvider
+          router={router}
+          flushSync={(update) => {
+            flushSync(update)
+          }}
+        />
+      </AppProvider>
+    </StrictMode>
+  )
+  // Taps held since the first paint are replayed once React listens: a press on a part still
+  // to hydrate makes React hydrate it at once (docs/decisions/027).
+  const replayEarlyTaps = releaseEarlyTaps()
+  let root: Root
+  if (serverState) {
+    root = hydrateRoot(container, app, { onRecoverableError })
+  } else {
+    container.replaceChildren()
+    root = createRoot(container)
+    root.render(app)
+  }
+  replayEarlyTaps()
+  return root
+}

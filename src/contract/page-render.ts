@@ -1,0 +1,32 @@
+/**
+ * What passes between the server and the build's render module (src/client/entry-server.tsx,
+ * built into dist/render; called by src/server/plugins/page-render.ts): declared once, here, for
+ * both sides of the wall between client and server.
+ */
+
+/** Sends one of the page's API requests to the server's own routes, as the visitor. */
+export type ApiTransport = (url: string, init: RequestInit) => Promise<Response>
+
+export type RenderedPage =
+  | {
+      kind: 'page'
+      status: number
+      /** `<title>`, `<meta>` and `<link>` tags React hoisted, for the document's head. */
+      head: string
+      /** The markup of #root. */
+      body: string
+      /** The script that hands main.tsx the state the page was rendered with. */
+      stateScript: string
+    }
+  | { kind: 'redirect'; status: number; location: string }
+  /** A page the browser renders from the shell. */
+  | { kind: 'shell' }
+
+export type RenderOptions = {
+  /** Aborted when the render passes its time limit: its loaders and React's render stop. */
+  signal: AbortSignal
+}
+
+export type RenderModule = {
+  renderPage: (url: URL, send: ApiTransport, options: RenderOptions) => Promise<RenderedPage>
+}
