@@ -84,13 +84,33 @@ test.describe('pages drawn on the server', () => {
     await expect(page.getByRole('banner').getByRole('link', { name: '[ login ]' })).toHaveCount(0)
   })
 
-  test('the browser draws the pages that depend on it: the splash on / and a missing podclub', async ({
+  test('a page that does not exist answers 404 with the not-found page; a screen the browser renders is the shell', async ({
     request,
   }) => {
-    for (const path of ['/', '/podclubs/99999', '/profile']) {
-      const html = await (await request.get(path)).text()
-      expect(html, path).toContain('<div id="root"></div>')
-      expect(html, path).not.toContain('id="server-state"')
+    for (const path of ['/no-such-page', '/podclubs/99999', '/podclubs/abc']) {
+      const answer = await request.get(path)
+      expect(answer.status(), path).toBe(404)
+      expect(await answer.text(), path).toContain('Page Not Found')
     }
+    for (const path of ['/', '/profile']) {
+      expect(await (await request.get(path)).text(), path).toContain('id="server-state"')
+    }
+    const html = await (await request.get('/propose')).text()
+    expect(html).toContain('<div id="root"></div>')
+  })
+
+  test('without scripts, the buttons read as not available and a note says why', async ({
+    browser,
+    page,
+  }) => {
+    await logInRequest(page.request, 'maya.r', DEMO_PASSWORD)
+    const context = await withoutScripts(browser, await page.context().storageState())
+    const member = await context.newPage()
+    await member.goto('/home')
+    const button = member.getByRole('main').getByRole('button').first()
+    await expect(button).toHaveCSS('pointer-events', 'none')
+    await expect(button).toHaveCSS('opacity', '0.5')
+    await expect(member.getByText('podclub needs JavaScript to log in')).toBeVisible()
+    await context.close()
   })
 })
