@@ -59,6 +59,8 @@ test('a press before the page runs is carried out, on the feed and on a podclub 
       path === '/home' ? page.getByRole('article', { name: podclub.title }) : page.getByRole('main')
     const button = where.getByRole('button', { name: label })
     await button.waitFor({ state: 'visible' })
+    // Where a person would see it: a card low in the feed is scrolled to first.
+    await button.scrollIntoViewIfNeeded()
     const box = (await button.boundingBox())!
     await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2)
     pressedEarly += await page.evaluate(

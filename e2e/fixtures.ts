@@ -154,19 +154,17 @@ export const DEMO_SEAT_FILLERS = [
   'dee.o',
 ]
 
-/**
- * The feed as the browser draws it: the server draws /home (docs/decisions/023) but not '/', which
- * may play the splash. A spec that answers the feed's requests itself (`page.route`) opens this.
- */
-export const BROWSER_DRAWN_HOME = '/?skipSplash=true'
+/** A screen the browser renders itself (not server-rendered, docs/decisions/027). */
+const BROWSER_RENDERED_PAGE = '/waitlist'
 
 /**
- * Opens `path` through the page's own router, from the feed the browser drew: the screen asks the
- * API from the page, where the spec's `page.route` answers, instead of arriving drawn by the server.
+ * Opens `path` through the page's own router, from a screen the browser rendered: the screen asks
+ * the API from the page, where the spec's `page.route` answers, instead of arriving rendered by
+ * the server.
  */
 export async function openInPageRouter(page: Page, path: string) {
-  await page.goto(BROWSER_DRAWN_HOME)
-  await expect(page.getByRole('heading', { level: 1, name: 'home' })).toBeVisible()
+  await page.goto(BROWSER_RENDERED_PAGE)
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
   await page.evaluate((to) => {
     window.history.pushState(null, '', to)
     window.dispatchEvent(new PopStateEvent('popstate'))
@@ -200,7 +198,8 @@ export async function loginThroughPage(page: Page, username: string, password: s
  * calendar) is not waited for.
  */
 async function untilReady(page: Page, answer: Response | null) {
-  if (!answer?.ok() || !answer.headers()['content-type']?.startsWith('text/html')) return
+  // A page answered 404 or 403 runs too: only what is not a page is not waited for.
+  if (!answer?.headers()['content-type']?.startsWith('text/html')) return
   await page.locator('html[data-ready]').waitFor({ state: 'attached', timeout: 15_000 })
 }
 

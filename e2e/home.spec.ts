@@ -1,11 +1,11 @@
 import type { Page } from '@playwright/test'
 import { e2e } from './env'
 import {
-  BROWSER_DRAWN_HOME,
   createMember,
   expect,
   expectNoAxeViolations,
   logIn,
+  openInPageRouter,
   test,
   waitForMail,
 } from './fixtures'
@@ -195,7 +195,7 @@ test.describe('the home feed', () => {
     })
     // The first answer fails, and so do the query's own retries of a 500.
     failures = 3
-    await page.goto(BROWSER_DRAWN_HOME)
+    await openInPageRouter(page, '/home')
     const alert = page.getByRole('alert').filter({ hasText: 'Failed to load podclubs' })
     await expect(alert).toContainText('Failed to load podclubs. Please try again later.', {
       timeout: 15_000,
@@ -214,7 +214,7 @@ test.describe('the home feed', () => {
         json: { detail: 'Internal server error. Please try again later.' },
       })
     })
-    await page.goto(BROWSER_DRAWN_HOME)
+    await openInPageRouter(page, '/home')
     const alert = page.getByRole('alert').filter({ hasText: 'Failed to load podclubs' })
     await expect(alert).toBeVisible({ timeout: 15_000 })
     expect(Date.now() - firstAskedAt).toBeLessThan(3_000)
@@ -229,7 +229,7 @@ test.describe('the home feed', () => {
       route.fulfill({ status: 200, json: { data: [] } }),
     )
     await page.emulateMedia({ reducedMotion: 'reduce' })
-    await page.goto(BROWSER_DRAWN_HOME)
+    await openInPageRouter(page, '/home')
     const empty = page.getByRole('region', { name: 'Nothing is scheduled yet' })
     await expect(empty).toContainText('No podclub is coming up right now.')
     // A visitor is shown the way in first: proposing is for members.
@@ -240,7 +240,8 @@ test.describe('the home feed', () => {
 
     const request = await playwright.request.newContext({ baseURL: e2e.baseUrl })
     const member = await createMember(request)
-    await logIn(page, member.username, member.password, BROWSER_DRAWN_HOME)
+    await logIn(page, member.username, member.password, '/waitlist')
+    await openInPageRouter(page, '/home')
     for (const width of [375, 1280]) {
       await page.setViewportSize({ width, height: 900 })
       await expect(empty).toBeVisible()

@@ -82,7 +82,7 @@ test.describe('page shell', () => {
 
   test('an unknown path shows the not-found page, whose link goes home', async ({ page }) => {
     const res = await page.goto('/no/such/page')
-    expect(res?.status()).toBe(200)
+    expect(res?.status()).toBe(404)
     await expect(page.getByRole('heading', { name: 'Page Not Found' })).toBeVisible()
     await page.getByRole('link', { name: 'Go Home' }).click()
     await expect(page).toHaveURL(/\/home$/)

@@ -1,9 +1,10 @@
-import type { ReactNode } from 'react'
-import { isRouteErrorResponse, Link, useRouteError } from 'react-router'
+import { useEffect, type ReactNode } from 'react'
+import { isRouteErrorResponse, Link, useNavigate, useRouteError } from 'react-router'
 import { ContentLayout } from '#client/components/layouts/content-layout'
 import { Button } from '#client/components/ui/button'
 import { isApiError } from '#client/lib/api-client'
 import { pageTitle } from '#client/lib/page-title'
+import { toast } from '#client/lib/toast'
 import { NotFoundPage } from './not-found-page'
 
 export const ROUTE_ERROR_TITLE = 'Something went wrong'
@@ -67,15 +68,22 @@ export function RootErrorBoundary() {
 
 /**
  * A page the viewer may not see (403, the completed-podclub gate): what the server said, with
- * the way home. Rendered on the server too, so it reads the same without the page's code.
+ * the way home, so it reads the same without the page's code. Once the page runs, it says so in
+ * a toast and goes home, as the spec has it (spec 2 §4).
  */
 function ForbiddenPage({ error }: { error: { statusText: string; data: unknown } }) {
+  const navigate = useNavigate()
   const description =
     typeof error.data === 'object' && error.data !== null && 'description' in error.data
       ? String(error.data.description)
       : null
+  const title = error.statusText || 'Not allowed'
+  useEffect(() => {
+    toast({ title, description: description ?? undefined, variant: 'destructive' })
+    void navigate('/home', { replace: true })
+  }, [title, description, navigate])
   return (
-    <ContentLayout title={error.statusText || 'Not allowed'}>
+    <ContentLayout title={title}>
       <div className="grid max-w-prose justify-items-start gap-4">
         {description ? <p>{description}</p> : null}
         <Button asChild>
