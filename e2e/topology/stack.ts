@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import http2 from 'node:http2'
+import https from 'node:https'
 import { connect as connectTcp } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -143,6 +144,29 @@ function portAnswers(port: number): Promise<boolean> {
       resolve(true)
     })
     socket.once('error', () => resolve(false))
+  })
+}
+
+/** Whether the site answers /readyz with 200 through Caddy (HTTPS, Caddy's CA trusted). */
+function siteAnswers(port: number, ca: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const req = https.get(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/readyz',
+        servername: 'localhost',
+        ca,
+        headers: { host: `localhost:${port}` },
+        timeout: 2_000,
+      },
+      (res) => {
+        res.resume()
+        resolve(res.statusCode === 200)
+      },
+    )
+    req.on('error', () => resolve(false))
+    req.on('timeout', () => req.destroy())
   })
 }
 
@@ -336,6 +360,7 @@ export type Stack = {
   apps: AppProcess[]
   databaseUrl: string
   metricsToken: string
+  caddyPid: () => number | undefined
   /** Points Caddy at these processes only (reloads its configuration through its admin API). */
   useUpstreams(apps: AppProcess[]): Promise<void>
   stop(): Promise<void>
@@ -522,22 +547,11 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       throw new Error(`${err.message}\n${caddy.output().slice(-5_000)}`)
     })
     const caCert = await readFile(rootCert, 'utf8')
-    const site = new H2Client(origin, caCert)
-    closers.push(() => site.close())
-    await until(
-      async () => {
-        try {
-          return (await site.request('GET', '/readyz')).status === 200
-        } catch {
-          return false
-        }
+    await until(() => siteAnswers(ports.https, caCert), 20_000, 'the site through caddy').catch(
+      (err: Error) => {
+        throw new Error(`${err.message}\n${caddy.output().slice(-5_000)}`)
       },
-      20_000,
-      'the site through caddy',
-    ).catch((err: Error) => {
-      throw new Error(`${err.message}\n${caddy.output().slice(-5_000)}`)
-    })
-    await site.close()
+    )
 
     return {
       origin,
@@ -546,6 +560,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       apps,
       databaseUrl: databaseUrl.toString(),
       metricsToken,
+      caddyPid: () => caddy.child.pid,
       async useUpstreams(list) {
         const reload = startChild(
           'caddy',
