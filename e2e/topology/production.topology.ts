@@ -240,15 +240,24 @@ test.beforeAll(async () => {
   }
 })
 
-// A failed test keeps what the processes printed.
+/** How often each process should have ended so far: only the kill test ends one. */
+const expectedExits = new Map<number, number>()
+
+// No process ended unless a test ended it; a failed test keeps what the processes printed.
 test.afterEach(async ({ browserName: _ }, testInfo) => {
-  if (testInfo.status === testInfo.expectedStatus || !stack) return
+  if (!stack) return
+  const unexpected = stack.apps.filter((a) => a.exits !== (expectedExits.get(a.port) ?? 0))
+  if (testInfo.status === testInfo.expectedStatus && unexpected.length === 0) return
   for (const app of stack.apps) {
     await testInfo.attach(`podclub@${app.port} output`, {
       body: app.output(),
       contentType: 'text/plain',
     })
   }
+  expect(
+    unexpected.map((a) => a.port),
+    'processes that ended unasked',
+  ).toEqual([])
 })
 
 test.afterAll(async () => {
@@ -558,6 +567,7 @@ test('kill -9 of one process: the proxy sends requests to the other, no acknowle
   const killer = new Promise<void>((resolve) =>
     setTimeout(() => {
       killedAt = Date.now()
+      expectedExits.set(victim.port, 1)
       victim.kill9()
       resolve()
     }, killAt),

@@ -247,6 +247,8 @@ export class AppProcess {
   readonly base: string
   /** Starts so far, the first included. */
   starts = 0
+  /** Ends so far, however they came. */
+  exits = 0
   private current?: ReturnType<typeof startChild>
   private stopping = false
   private restartTimer?: NodeJS.Timeout
@@ -278,6 +280,7 @@ export class AppProcess {
     })
     this.current = proc
     proc.child.once('exit', (code, signal) => {
+      this.exits += 1
       this.log += `[exited: ${signal ?? code}]\n`
       if (this.stopping || this.unit.restart !== 'always') return
       this.restartTimer = setTimeout(() => {
