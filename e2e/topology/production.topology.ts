@@ -265,8 +265,11 @@ test.afterAll(async () => {
   await browser?.close().catch(() => {})
   if (browserHome) rmSync(browserHome, { recursive: true, force: true })
   await database?.close().catch(() => {})
-  await stack?.stop()
-  await smtp?.stop()
+  try {
+    await stack?.stop()
+  } finally {
+    await smtp?.stop()
+  }
 })
 
 // ---------------------------------------------------------------------------------------------
