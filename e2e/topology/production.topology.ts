@@ -690,7 +690,9 @@ test('kill -9 of one process: the proxy sends requests to the other, no acknowle
     const since = Date.now()
     expect((await member.post(takeSeat(seeded.livePodclub.id), {})).status).toBe(200)
     const took = await taking.after(since)
-    expectWithin(took, 1_000, 'the seat change after the reconnect')
+    // The stream works again in every tab. Not held to the 1 s of the ten-tab test: the write
+    // may land on the process just started, whose first writes are slow (cold code and pool).
+    expectWithin(took, 3_000, 'the seat change after the reconnect')
     const slowest = Math.max(...took)
     console.log(
       `writes lost or doubled: ${lost}; ${survivor.base} served on, podclub@${victim.port} came back (start ${victim.starts}); ` +
