@@ -1,4 +1,5 @@
 // npm run bench [-- --db postgres] [--duration 10] [--connections 50]
+// npm run bench -- --topology: through Caddy, one app process against two (bench-topology.ts)
 //
 // Measures the busiest reads against a bare reference route that answers a constant JSON body
 // the size of the feed, on a fresh database holding 60 upcoming podclubs (some with seats
@@ -369,6 +370,10 @@ async function run(options: Options) {
 const options = readOptions(process.argv.slice(2))
 if (process.argv.includes('--serve')) {
   await serve(options)
+} else if (process.argv.includes('--topology')) {
+  // Through Caddy, one process against two, on PostgreSQL: scripts/bench-topology.ts.
+  const { runTopologyBench } = await import('./bench-topology')
+  await runTopologyBench(options)
 } else {
   await run(options)
 }
