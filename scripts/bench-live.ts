@@ -57,6 +57,7 @@ async function serve(options: Options) {
     // The streams come from this machine: X-Forwarded-For spreads them over addresses, as the
     // many members of a club would be, so the per-address cap measures nothing here.
     TRUST_PROXY: '1',
+    METRICS_TOKEN: 'bench-metrics-token-0123456789',
   })
   app.get(MEMORY_PATH, { schema: { hide: true } }, async () => {
     globalThis.gc?.()

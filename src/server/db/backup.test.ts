@@ -46,7 +46,11 @@ async function stop(server: ServerProcess) {
 describe('backup and restore on PGlite', () => {
   it('backs up a serving server during a stream of writes; the restore has every write acknowledged before it began, and serves', async () => {
     const live = await usedDir()
-    const server = startServerProcess(await freePort(), { DATA_DIR: live, TRUST_PROXY: '1' })
+    const server = startServerProcess(await freePort(), {
+      DATA_DIR: live,
+      TRUST_PROXY: '1',
+      METRICS_TOKEN: 'metrics-token-0123456789',
+    })
     servers.push(server)
     await untilReady(server, 'the server to back up')
 

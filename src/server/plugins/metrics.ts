@@ -257,11 +257,29 @@ const isLoopback = (address: string | undefined) => {
 }
 
 /**
- * Asked by a proxy on this machine on someone else's behalf: the connection comes from loopback
- * but the request does not.
+ * Headers a proxy (or a CDN) adds to say whom it asks for, or that it passed the request on. A
+ * loopback connection carrying any of them was forwarded by something on this machine on someone
+ * else's behalf, whichever of them that proxy happens to send.
  */
+const PROXY_HEADERS = [
+  'forwarded',
+  'via',
+  'x-forwarded-for',
+  'x-forwarded-host',
+  'x-forwarded-proto',
+  'x-forwarded-port',
+  'x-forwarded-server',
+  'x-real-ip',
+  'x-client-ip',
+  'x-cluster-client-ip',
+  'x-original-forwarded-for',
+  'true-client-ip',
+  'cf-connecting-ip',
+  'fastly-client-ip',
+] as const
+
 const isForwarded = (request: FastifyRequest) =>
-  request.headers['x-forwarded-for'] !== undefined || request.headers.forwarded !== undefined
+  PROXY_HEADERS.some((name) => request.headers[name] !== undefined)
 
 /**
  * Who may read the metrics: with `METRICS_TOKEN` set, whoever sends it as a bearer token; unset,
@@ -278,6 +296,8 @@ function checkMetricsAccess(request: FastifyRequest, token: string | undefined) 
     }
     return
   }
+  // The connection itself, not `request.ip`: without a token the process serves metrics only to
+  // a scraper that reached it directly (env.ts refuses TRUST_PROXY without METRICS_TOKEN).
   const local =
     isLoopback(request.socket.remoteAddress) && isLoopback(request.ip) && !isForwarded(request)
   if (!local) {
