@@ -32,7 +32,7 @@ function processMetrics(): Registry {
   return processRegistry
 }
 
-/** Longest a scrape waits for Redis before reporting it degraded (its commands give up at 1 s). */
+/** Longest a scrape waits for Redis before reporting it degraded (its commands give up sooner). */
 const REDIS_PING_TIMEOUT_MS = 1_000
 
 export type MetricsSources = {

@@ -59,8 +59,15 @@ export function networkOf(ip: string): string {
 declare module 'fastify' {
   interface FastifyInstance {
     rateLimit: {
-      /** Counts one attempt; throws 429 with Retry-After once the key is over its limit. */
-      consume(rule: RateLimitRule, key: string): Promise<void>
+      /**
+       * Counts one attempt; throws 429 with Retry-After once the key is over its limit. Answers
+       * how many the key has made in its window, this one included (0 with limits off).
+       */
+      consume(rule: RateLimitRule, key: string): Promise<number>
+      /** Counts one attempt that is never refused for it (a failure already answered). */
+      count(rule: RateLimitRule, key: string): Promise<void>
+      /** How many attempts the key has made in its window, without counting one. */
+      peek(rule: RateLimitRule, key: string): Promise<number>
       reset(rule: RateLimitRule, key: string): Promise<void>
     }
   }
@@ -88,8 +95,6 @@ export const rateLimitPlugin = fp(
     const { redis } = opts
     let counters: RateLimitCounters = databaseCounters(opts.db)
     if (redis) {
-      const inRedis = redisCounters(redis, opts.db)
-      counters = inRedis
       const merge = () => {
         inRedis
           .mergeDatabaseCounts()
@@ -100,23 +105,32 @@ export const rateLimitPlugin = fp(
             app.log.warn({ err }, 'rate-limit counts could not be moved back to redis yet')
           })
       }
-      redis.on('ready', merge)
+      const inRedis = redisCounters(redis, opts.db, { onRecovered: merge })
+      counters = inRedis
+      const ready = () => {
+        inRedis.redisReady()
+        merge()
+      }
+      redis.on('ready', ready)
       app.addHook('onClose', async () => {
-        redis.off('ready', merge)
+        redis.off('ready', ready)
       })
     }
 
     app.decorate('rateLimit', {
       async consume(rule, key) {
-        if (!opts.enabled) return
+        if (!opts.enabled) return 0
         const { consumed, msBeforeNext } = await counters.add(rule, key)
-        if (consumed <= rule.points) return
-        const seconds = Math.max(1, Math.ceil(msBeforeNext / 1000))
-        throw new AppError(
-          'RATE_LIMITED',
-          `Too many attempts. Please try again in ${seconds < 120 ? `${seconds} seconds` : `${Math.ceil(seconds / 60)} minutes`}.`,
-          { 'retry-after': String(seconds) },
-        )
+        if (consumed <= rule.points) return consumed
+        throw tooMany(msBeforeNext)
+      },
+      async count(rule, key) {
+        if (!opts.enabled) return
+        await counters.add(rule, key)
+      },
+      async peek(rule, key) {
+        if (!opts.enabled) return 0
+        return counters.peek(rule, key)
       },
       async reset(rule, key) {
         if (!opts.enabled) return
@@ -126,3 +140,13 @@ export const rateLimitPlugin = fp(
   },
   { name: 'rate-limit' },
 )
+
+/** The answer to an attempt over its limit: 429, with when to try again. */
+export function tooMany(msBeforeNext: number): AppError {
+  const seconds = Math.max(1, Math.ceil(msBeforeNext / 1000))
+  return new AppError(
+    'RATE_LIMITED',
+    `Too many attempts. Please try again in ${seconds < 120 ? `${seconds} seconds` : `${Math.ceil(seconds / 60)} minutes`}.`,
+    { 'retry-after': String(seconds) },
+  )
+}
