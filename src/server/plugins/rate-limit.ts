@@ -5,6 +5,7 @@ import type { Redis } from 'ioredis'
 import type { Db } from '../db/client'
 import { AppError } from '../lib/app-error'
 import {
+  type Count,
   databaseCounters,
   type RateLimitCounters,
   type RateLimitRule,
@@ -61,9 +62,10 @@ declare module 'fastify' {
     rateLimit: {
       /**
        * Counts one attempt; throws 429 with Retry-After once the key is over its limit. Answers
-       * how many the key has made in its window, this one included (0 with limits off).
+       * how many the key has made in its window, this one included, and when the window ends
+       * (0 and 0 with limits off).
        */
-      consume(rule: RateLimitRule, key: string): Promise<number>
+      consume(rule: RateLimitRule, key: string): Promise<Count>
       /** Counts one attempt that is never refused for it (a failure already answered). */
       count(rule: RateLimitRule, key: string): Promise<void>
       /** How many attempts the key has made in its window, without counting one. */
@@ -119,10 +121,10 @@ export const rateLimitPlugin = fp(
 
     app.decorate('rateLimit', {
       async consume(rule, key) {
-        if (!opts.enabled) return 0
-        const { consumed, msBeforeNext } = await counters.add(rule, key)
-        if (consumed <= rule.points) return consumed
-        throw tooMany(msBeforeNext)
+        if (!opts.enabled) return { consumed: 0, msBeforeNext: 0 }
+        const count = await counters.add(rule, key)
+        if (count.consumed <= rule.points) return count
+        throw tooMany(count.msBeforeNext)
       },
       async count(rule, key) {
         if (!opts.enabled) return
