@@ -160,8 +160,19 @@ export function createMetrics(sources: MetricsSources) {
     },
   })
 
+  const liveRefusals = new Counter({
+    name: 'podclub_live_streams_refused_total',
+    help: 'Live streams refused: the process held as many as it may (process), or the address or member their share.',
+    labelNames: ['reason'] as const,
+    registers,
+  })
+
   return {
     registry,
+    /** A live stream refused, and why (`process`: at the cap of the whole process). */
+    liveStreamRefused(reason: 'process' | 'address' | 'member') {
+      liveRefusals.inc({ reason })
+    },
     /** Where the gauge of open live streams reads its figure (the live feature's hub). */
     countLiveStreams(count: () => number) {
       liveStreams = count
