@@ -29,10 +29,12 @@ export const REPLAY_MARGIN_MS = 5_000
 /** A client that reads this far behind is cut off; it reconnects and catches up by replay. */
 export const MAX_BUFFERED_BYTES = 256 * 1024
 /**
- * Streams written to before the fan-out of one event lets other work run: with thousands of
- * streams, a request arriving meanwhile waits for one slice, not for every stream.
+ * The most streams written to before the fan-out of one event lets other work run: with
+ * thousands of streams, a request arriving meanwhile waits for one slice, not for every stream.
  */
 export const FANOUT_SLICE = 200
+/** A slice also ends once it has taken this long (a busy machine makes each write slower). */
+export const FANOUT_SLICE_MS = 4
 /** A stream refused at the process's cap is told to come back after this long (seconds). */
 export const PROCESS_CAP_RETRY_AFTER_S = 30
 /** Refusals at the process's cap are logged at most this often, with how many there were. */
@@ -110,7 +112,7 @@ export function createLiveHub({ db, listen, now, maxStreams, onRefused, log }: L
     else map.set(key, next)
   }
 
-  function write(stream: Stream, text: string) {
+  function write(stream: Stream, text: string | Buffer) {
     const { res } = stream
     if (res.destroyed || res.writableEnded) return
     if (res.writableLength > MAX_BUFFERED_BYTES) {
@@ -135,15 +137,24 @@ export function createLiveHub({ db, listen, now, maxStreams, onRefused, log }: L
     if (!stream.res.writableEnded) stream.res.end()
   }
 
-  /** Calls `each` for every stream, the ones opened meanwhile too, a slice at a time. */
+  /**
+   * Calls `each` for every stream, the ones opened meanwhile too, a slice at a time (at most
+   * `FANOUT_SLICE` streams or `FANOUT_SLICE_MS`), letting requests and timers run between.
+   */
   async function forEachStream(each: (stream: Stream) => void | Promise<void>) {
-    let done = 0
+    let inSlice = 0
+    let sliceStart = performance.now()
     for (const stream of streams) {
-      if (++done % FANOUT_SLICE === 0) await yieldToOthers()
+      if (++inSlice > FANOUT_SLICE || performance.now() - sliceStart >= FANOUT_SLICE_MS) {
+        await yieldToOthers()
+        inSlice = 1
+        sliceStart = performance.now()
+      }
       // Gone while the previous slice waited: a Set's iteration skips it anyway, but not one
       // that left after this step began.
       if (!streams.has(stream)) continue
-      await each(stream)
+      const waiting = each(stream)
+      if (waiting) await waiting
     }
   }
 
@@ -222,9 +233,9 @@ export function createLiveHub({ db, listen, now, maxStreams, onRefused, log }: L
     const before = seatsOf.get(id)
     if (podclub.status === 'upcoming') seatsOf.set(id, podclub)
     else seatsOf.delete(id)
-    const text = frame(eventId, 'podclub', podclub)
+    const text = Buffer.from(frame(eventId, 'podclub', podclub))
     let promoted: Promise<Set<number>> | undefined
-    await forEachStream(async (stream) => {
+    await forEachStream((stream) => {
       write(stream, text)
       if (!stream.member) return
       const { id: memberId, username } = stream.member
@@ -232,15 +243,18 @@ export function createLiveHub({ db, listen, now, maxStreams, onRefused, log }: L
       const was = before ? seatOf(before, username) : { registered: false, waitlist_position: null }
       if (seat.registered === was.registered && seat.waitlist_position === was.waitlist_position)
         return
+      const send = (fromLine: boolean) =>
+        write(stream, frame(eventId, 'seat', { podclub_id: id, ...seat, promoted: fromLine }))
       // Seen in line before, or not seen there because joining it and the freed seat came as one
       // change: a seat the member had not held, given from the line (a seat held before the last
       // event this process read is no news).
-      const cameFromLine =
-        seat.registered &&
-        (was.waitlist_position !== null ||
-          (before !== undefined &&
-            (await (promoted ??= promotedIn(id).catch(() => new Set<number>()))).has(memberId)))
-      write(stream, frame(eventId, 'seat', { podclub_id: id, ...seat, promoted: cameFromLine }))
+      if (!seat.registered || was.waitlist_position !== null || before === undefined) {
+        send(seat.registered && was.waitlist_position !== null)
+        return
+      }
+      return (promoted ??= promotedIn(id).catch(() => new Set<number>())).then((ids) =>
+        send(ids.has(memberId)),
+      )
     })
   }
 
@@ -250,7 +264,7 @@ export function createLiveHub({ db, listen, now, maxStreams, onRefused, log }: L
   }
 
   async function publishPoll(eventId: number, id: number) {
-    const text = frame(eventId, 'poll', await readPoll(id))
+    const text = Buffer.from(frame(eventId, 'poll', await readPoll(id)))
     await forEachStream((stream) => write(stream, text))
   }
 
