@@ -47,6 +47,8 @@ export default async function globalSetup() {
       // Members are signed up through the API from one address; as behind a proxy, each says
       // which client it stands for, so the per-address sign-up limit applies per member.
       TRUST_PROXY: '1',
+      // Behind a proxy the metrics need a token (the server refuses to start without one).
+      METRICS_TOKEN: 'e2e-metrics-token-0123456789',
       LOG_LEVEL: 'warn',
     },
     stdio: ['ignore', 'inherit', 'inherit'],

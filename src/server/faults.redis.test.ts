@@ -46,6 +46,7 @@ describe('a process whose Redis and SMTP server go away and come back', () => {
       // Rate limits count per client address: this run's own, so that Redis keeps no count of
       // an earlier run for it.
       TRUST_PROXY: '1',
+      METRICS_TOKEN: 'metrics-token-0123456789',
     })
     await untilReady(server, 'server ready')
     const from = `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.1`

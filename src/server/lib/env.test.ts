@@ -56,18 +56,28 @@ describe('settings', () => {
     ['TRUST_PROXY', '*'],
     ['TRUST_PROXY', '10.0.0.0/33'],
     ['TRUST_PROXY', 'proxy.internal'],
+    ['LIVE_STREAMS_MAX', '0'],
+    ['LIVE_STREAMS_MAX', 'many'],
+    ['LIVE_STREAMS_MAX', '1.5'],
   ])('refuses %s=%s with a message naming it', (name, value) => {
     expect(() => parseEnv({ [name]: value })).toThrow(EnvError)
     expect(() => parseEnv({ [name]: value })).toThrow(new RegExp(`\\b${name}\\b`))
   })
 
+  const METRICS_TOKEN = 'metrics-token-0123456789'
   it.each([
     ['0', false],
     ['1', 1],
     ['10.0.0.0/8, 192.0.2.1', ['10.0.0.0/8', '192.0.2.1']],
     ['2001:db8::/32', ['2001:db8::/32']],
   ])('reads TRUST_PROXY=%s as a hop count or a list of proxies', (value, parsed) => {
-    expect(parseEnv({ TRUST_PROXY: value }).TRUST_PROXY).toEqual(parsed)
+    expect(parseEnv({ TRUST_PROXY: value, METRICS_TOKEN }).TRUST_PROXY).toEqual(parsed)
+  })
+
+  it('refuses TRUST_PROXY without METRICS_TOKEN: behind a proxy, loopback is anyone', () => {
+    expect(() => parseEnv({ TRUST_PROXY: '1' })).toThrow(/METRICS_TOKEN: must be set/)
+    expect(() => parseEnv({ TRUST_PROXY: '10.0.0.0/8' })).toThrow(EnvError)
+    expect(parseEnv({ TRUST_PROXY: '0' }).METRICS_TOKEN).toBeUndefined()
   })
 
   it('stops the server at start on a bad setting', () => {

@@ -112,6 +112,20 @@ export const envSchema = z.object({
       .regex(/^[\x21-\x7e]{16,256}$/, 'must be 16 to 256 characters, with no spaces')
       .optional(),
   ),
+  /**
+   * Live streams (GET /events/) one process holds open at most; beyond it a new one gets 503 with
+   * Retry-After. Unset: sized from the process's open-file limit, leaving room for ordinary
+   * requests, the database and files (`live-capacity.ts`).
+   */
+  LIVE_STREAMS_MAX: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+    z.coerce
+      .number({ error: 'must be a whole number of streams' })
+      .int('must be a whole number of streams')
+      .min(1, 'must be at least 1')
+      .max(1_000_000, 'must be at most 1000000')
+      .optional(),
+  ),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DEMO: optionalText.transform((v) => v === '1' || v === 'true'),
 })
@@ -123,7 +137,16 @@ export class EnvError extends Error {}
 /** Parses settings; throws an EnvError whose message names every bad setting. */
 export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
   const result = envSchema.safeParse(source)
-  if (result.success) return result.data
-  const lines = result.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`)
+  const lines = result.success
+    ? []
+    : result.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`)
+  // Behind a proxy, a request that reached the process from loopback may be anyone's: the proxy
+  // decides which headers it adds. Without a token nothing would tell the scraper from the world.
+  if (result.success && result.data.TRUST_PROXY !== false && !result.data.METRICS_TOKEN) {
+    lines.push(
+      '  METRICS_TOKEN: must be set when TRUST_PROXY is (behind a proxy, GET /metrics needs its token)',
+    )
+  }
+  if (result.success && lines.length === 0) return result.data
   throw new EnvError(`Invalid settings:\n${lines.join('\n')}`)
 }

@@ -59,6 +59,20 @@ describe('GET /metrics', () => {
     expect(viaProxy.statusCode).toBe(403)
   })
 
+  it.each([
+    ['forwarded', 'for=203.0.113.9'],
+    ['x-real-ip', '203.0.113.9'],
+    ['via', '1.1 nginx'],
+    ['x-forwarded-host', 'club.example'],
+    ['x-forwarded-proto', 'https'],
+    ['true-client-ip', '203.0.113.9'],
+    ['cf-connecting-ip', '203.0.113.9'],
+  ])('refuses a loopback request carrying %s: a proxy on this machine passed it on', async (name, value) => {
+    const res = await scrape(open, { headers: { [name]: value } })
+    expect(res.statusCode, res.body).toBe(403)
+    expect(res.body).not.toContain('podclub_')
+  })
+
   it('with METRICS_TOKEN, answers that bearer token from anywhere, and nothing else', async () => {
     const right = { authorization: `Bearer ${TOKEN}` }
     expect((await scrape(guarded, { from: '10.1.2.3', headers: right })).statusCode).toBe(200)

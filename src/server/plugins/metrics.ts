@@ -32,7 +32,7 @@ function processMetrics(): Registry {
   return processRegistry
 }
 
-/** Longest a scrape waits for Redis before reporting it degraded (its commands give up at 1 s). */
+/** Longest a scrape waits for Redis before reporting it degraded (its commands give up sooner). */
 const REDIS_PING_TIMEOUT_MS = 1_000
 
 export type MetricsSources = {
@@ -160,8 +160,19 @@ export function createMetrics(sources: MetricsSources) {
     },
   })
 
+  const liveRefusals = new Counter({
+    name: 'podclub_live_streams_refused_total',
+    help: 'Live streams refused: the process held as many as it may (process), or the address or member their share.',
+    labelNames: ['reason'] as const,
+    registers,
+  })
+
   return {
     registry,
+    /** A live stream refused, and why (`process`: at the cap of the whole process). */
+    liveStreamRefused(reason: 'process' | 'address' | 'member') {
+      liveRefusals.inc({ reason })
+    },
     /** Where the gauge of open live streams reads its figure (the live feature's hub). */
     countLiveStreams(count: () => number) {
       liveStreams = count
@@ -257,11 +268,29 @@ const isLoopback = (address: string | undefined) => {
 }
 
 /**
- * Asked by a proxy on this machine on someone else's behalf: the connection comes from loopback
- * but the request does not.
+ * Headers a proxy (or a CDN) adds to say whom it asks for, or that it passed the request on. A
+ * loopback connection carrying any of them was forwarded by something on this machine on someone
+ * else's behalf, whichever of them that proxy happens to send.
  */
+const PROXY_HEADERS = [
+  'forwarded',
+  'via',
+  'x-forwarded-for',
+  'x-forwarded-host',
+  'x-forwarded-proto',
+  'x-forwarded-port',
+  'x-forwarded-server',
+  'x-real-ip',
+  'x-client-ip',
+  'x-cluster-client-ip',
+  'x-original-forwarded-for',
+  'true-client-ip',
+  'cf-connecting-ip',
+  'fastly-client-ip',
+] as const
+
 const isForwarded = (request: FastifyRequest) =>
-  request.headers['x-forwarded-for'] !== undefined || request.headers.forwarded !== undefined
+  PROXY_HEADERS.some((name) => request.headers[name] !== undefined)
 
 /**
  * Who may read the metrics: with `METRICS_TOKEN` set, whoever sends it as a bearer token; unset,
@@ -278,6 +307,8 @@ function checkMetricsAccess(request: FastifyRequest, token: string | undefined) 
     }
     return
   }
+  // The connection itself, not `request.ip`: without a token the process serves metrics only to
+  // a scraper that reached it directly (env.ts refuses TRUST_PROXY without METRICS_TOKEN).
   const local =
     isLoopback(request.socket.remoteAddress) && isLoopback(request.ip) && !isForwarded(request)
   if (!local) {

@@ -19,9 +19,11 @@ export type RateLimitRule = {
 /** Where a key stands after one more attempt: how many it has made, and when its window ends. */
 export type Count = { consumed: number; msBeforeNext: number }
 
-/** The counters behind `app.rateLimit`: count one attempt, or forget a key. */
+/** The counters behind `app.rateLimit`: count one attempt, read a count, or forget a key. */
 export type RateLimitCounters = {
   add(rule: RateLimitRule, key: string): Promise<Count>
+  /** Attempts counted for the key in its current window, without counting one; 0 when none. */
+  peek(rule: RateLimitRule, key: string): Promise<number>
   reset(rule: RateLimitRule, key: string): Promise<void>
 }
 
@@ -62,8 +64,45 @@ export function databaseCounters(db: Db): RateLimitCounters {
   )
   return {
     add: async (rule, key) => toCount(await limiterFor(rule).penalty(key)),
+    peek: async (rule, key) => (await limiterFor(rule).get(key))?.consumedPoints ?? 0,
     reset: async (rule, key) => {
       await limiterFor(rule).delete(key)
+    },
+  }
+}
+
+/**
+ * After a Redis command failed (refused, reset, or no answer within its short timeout), how long
+ * the counters skip Redis and count in the database before one request tries Redis again. A hung
+ * Redis then costs one command timeout per this long, not one per rate-limited request.
+ */
+export const REDIS_BREAKER_OPEN_MS = 2_000
+
+/** A circuit breaker: closed, Redis is asked; open, it is skipped until one request tries it. */
+function createBreaker(openMs: number, onClosed: () => void) {
+  let open = false
+  let retryAt = 0
+  return {
+    /** Whether to ask Redis now. Once open, one caller per `openMs` is let through to probe. */
+    allows(): boolean {
+      if (!open) return true
+      const now = Date.now()
+      if (now < retryAt) return false
+      retryAt = now + openMs
+      return true
+    },
+    failed() {
+      open = true
+      retryAt = Date.now() + openMs
+    },
+    succeeded() {
+      if (!open) return
+      open = false
+      onClosed()
+    },
+    /** Redis said it is ready again (a new connection): no need to wait for a probe. */
+    reset() {
+      open = false
     },
   }
 }
@@ -84,6 +123,14 @@ export type RedisCounters = RateLimitCounters & {
    * process gets it). Called when Redis is reachable again; answers how many keys it moved.
    */
   mergeDatabaseCounts(): Promise<number>
+  /** Redis is connected again: ask it from the next attempt on, without waiting for a probe. */
+  redisReady(): void
+}
+
+export type RedisCountersOptions = {
+  /** Redis answered again after the breaker had opened (a hang ended): merge what the table took. */
+  onRecovered?: () => void
+  breakerOpenMs?: number
 }
 
 /**
@@ -94,8 +141,41 @@ export type RedisCounters = RateLimitCounters & {
  * - once Redis is back, the table's counts are added to Redis's for the rest of their window
  *   (attempts made during the outage still count).
  */
-export function redisCounters(redis: Redis, db: Db): RedisCounters {
+export function redisCounters(
+  redis: Redis,
+  db: Db,
+  options: RedisCountersOptions = {},
+): RedisCounters {
   const database = databaseCounters(db)
+  /** Keys reset while Redis was skipped: deleted there once it answers again. */
+  const resetLater = new Map<string, [RateLimitRule, string]>()
+  const resetNow = () => {
+    for (const [fullKey, [rule, key]] of resetLater) {
+      resetLater.delete(fullKey)
+      limiterFor(rule)
+        .delete(key)
+        .catch(() => {
+          // Gone again: the key runs out with its window instead.
+        })
+    }
+  }
+  const breaker = createBreaker(options.breakerOpenMs ?? REDIS_BREAKER_OPEN_MS, () => {
+    resetNow()
+    options.onRecovered?.()
+  })
+  /** A Redis command through the breaker; undefined when Redis is skipped or fails. */
+  async function ask<T>(command: () => Promise<T>): Promise<T | undefined> {
+    if (!breaker.allows()) return undefined
+    try {
+      const answer = await command()
+      breaker.succeeded()
+      return answer
+    } catch {
+      // Unreachable, hung past the command timeout, or the connection broke under the command.
+      breaker.failed()
+      return undefined
+    }
+  }
   const limiterFor = limiterCache(
     (rule) =>
       new RateLimiterRedis({
@@ -118,12 +198,8 @@ export function redisCounters(redis: Redis, db: Db): RedisCounters {
   return {
     async add(rule, key) {
       const fullKey = `${prefixOf(rule)}:${key}`
-      let fromRedis: Count | undefined
-      try {
-        fromRedis = toCount(await limiterFor(rule).penalty(key))
-      } catch {
-        // Unreachable, or the connection broke under the command: the table counts instead.
-      }
+      // Unreachable or hung: the table counts instead.
+      const fromRedis = await ask(async () => toCount(await limiterFor(rule).penalty(key)))
       if (fromRedis) {
         remember(fullKey, fromRedis)
         return fromRedis
@@ -137,16 +213,29 @@ export function redisCounters(redis: Redis, db: Db): RedisCounters {
         msBeforeNext: Math.max(inTable.msBeforeNext, seenMs),
       }
     },
+    async peek(rule, key) {
+      const fullKey = `${prefixOf(rule)}:${key}`
+      const inRedis = await ask(async () => (await limiterFor(rule).get(key))?.consumedPoints ?? 0)
+      if (inRedis !== undefined) return inRedis
+      const seen = lastSeen.get(fullKey)
+      const fromSeen = seen && seen.expiresAt > Date.now() ? seen.consumed : 0
+      return (await database.peek(rule, key)) + fromSeen
+    },
     async reset(rule, key) {
-      lastSeen.delete(`${prefixOf(rule)}:${key}`)
-      await Promise.all([
-        limiterFor(rule)
-          .delete(key)
-          .catch(() => {
-            // Unreachable: the key runs out with its window instead.
-          }),
-        database.reset(rule, key),
-      ])
+      const fullKey = `${prefixOf(rule)}:${key}`
+      lastSeen.delete(fullKey)
+      const deleted = async () => {
+        const done = await ask(async () => {
+          await limiterFor(rule).delete(key)
+          return true
+        })
+        if (!done && resetLater.size < REMEMBERED_KEYS) resetLater.set(fullKey, [rule, key])
+      }
+      await Promise.all([deleted(), database.reset(rule, key)])
+    },
+    redisReady() {
+      breaker.reset()
+      resetNow()
     },
     async mergeDatabaseCounts() {
       // Rows are deleted and added to Redis in one transaction: if Redis fails halfway, the

@@ -4,6 +4,7 @@ import { Redis } from 'ioredis'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { rateLimits } from '../db/schema/index'
 import { authLimits } from '../features/auth/auth.routes'
+import { REDIS_BREAKER_OPEN_MS } from './rate-limit-counters'
 import { connectRedis } from '../lib/redis'
 import { startTcpProxy, type TcpProxy } from '../testing/tcp-proxy'
 import { buildTestApp, createAgent, createUser, type TestApp } from '../testing/test-app'
@@ -36,6 +37,7 @@ beforeAll(async () => {
   t = await buildTestApp({ rateLimits: true, redis })
 })
 afterEach(async () => {
+  proxy.release()
   await proxy.resume()
   await waitUntil(() => redis.status === 'ready', 5_000, 'redis ready again')
 })
@@ -134,5 +136,33 @@ describe('rate limits in Redis while Redis comes and goes', () => {
       return answers.map((r) => r.statusCode)
     })
     expect(statuses).toEqual([400, 200, 400, 200, 400, 200, 400, 200])
+  })
+
+  it('cost a login next to nothing while Redis hangs, and count on in the database meanwhile', async () => {
+    const { member, attempt } = await budget()
+    const limit = authLimits.loginAccountAddress.points
+    const answers: number[] = []
+    for (let i = 0; i < 3; i++) answers.push(await attempt())
+    // Redis keeps its connections but answers nothing, as under SIGSTOP.
+    proxy.hold()
+    const times: number[] = []
+    for (let i = 0; i < 4; i++) {
+      const owner = createAgent(t.app, { ip: `10.82.0.${i + 1}` })
+      const started = performance.now()
+      expect((await owner.login(member.username, member.password)).statusCode).toBe(200)
+      times.push(performance.now() - started)
+    }
+    for (let i = 0; i < 3; i++) answers.push(await attempt())
+    // One command waits out its short timeout; the breaker then skips Redis. Four Redis
+    // commands of a login at a second each took 4 s a login before.
+    expect(Math.max(...times), `login times ${times.map(Math.round).join(', ')} ms`).toBeLessThan(
+      500,
+    )
+    proxy.release()
+    // Once Redis answers a probe again, what the table counted meanwhile moves to Redis.
+    await new Promise((resolve) => setTimeout(resolve, REDIS_BREAKER_OPEN_MS + 100))
+    for (let i = 0; i < limit - 6; i++) answers.push(await attempt())
+    expect(answers).toEqual(Array(limit).fill(400))
+    expect(await attempt()).toBe(429)
   })
 })

@@ -49,8 +49,9 @@ describe('networkOf', () => {
 })
 
 describe('TRUST_PROXY', () => {
+  const METRICS_TOKEN = 'metrics-token-0123456789'
   it('with a hop count, a client cannot pick its own address through X-Forwarded-For', async () => {
-    const proxied = await buildTestApp({ rateLimits: true, env: { TRUST_PROXY: '1' } })
+    const proxied = await buildTestApp({ rateLimits: true, env: { TRUST_PROXY: '1', METRICS_TOKEN } })
     try {
       const attempt = (forwardedFor: string) =>
         createAgent(proxied.app, { ip: '127.0.0.1' }).post(
@@ -73,7 +74,7 @@ describe('TRUST_PROXY', () => {
   it("with the proxies' addresses, believes X-Forwarded-For only as far as them", async () => {
     const clientIp = async (setting: string, remoteAddress: string, forwardedFor: string) => {
       const app = await buildApp(
-        { ...t.deps, env: parseEnv({ ...TEST_ENV, TRUST_PROXY: setting }) },
+        { ...t.deps, env: parseEnv({ ...TEST_ENV, TRUST_PROXY: setting, METRICS_TOKEN }) },
         {
           extraApiRoutes: async (api) => {
             route(api.withTypeProvider<ZodTypeProvider>(), ipEndpoint, async (request) => ({

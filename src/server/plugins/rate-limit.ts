@@ -5,6 +5,7 @@ import type { Redis } from 'ioredis'
 import type { Db } from '../db/client'
 import { AppError } from '../lib/app-error'
 import {
+  type Count,
   databaseCounters,
   type RateLimitCounters,
   type RateLimitRule,
@@ -59,8 +60,16 @@ export function networkOf(ip: string): string {
 declare module 'fastify' {
   interface FastifyInstance {
     rateLimit: {
-      /** Counts one attempt; throws 429 with Retry-After once the key is over its limit. */
-      consume(rule: RateLimitRule, key: string): Promise<void>
+      /**
+       * Counts one attempt; throws 429 with Retry-After once the key is over its limit. Answers
+       * how many the key has made in its window, this one included, and when the window ends
+       * (0 and 0 with limits off).
+       */
+      consume(rule: RateLimitRule, key: string): Promise<Count>
+      /** Counts one attempt that is never refused for it (a failure already answered). */
+      count(rule: RateLimitRule, key: string): Promise<void>
+      /** How many attempts the key has made in its window, without counting one. */
+      peek(rule: RateLimitRule, key: string): Promise<number>
       reset(rule: RateLimitRule, key: string): Promise<void>
     }
   }
@@ -88,8 +97,6 @@ export const rateLimitPlugin = fp(
     const { redis } = opts
     let counters: RateLimitCounters = databaseCounters(opts.db)
     if (redis) {
-      const inRedis = redisCounters(redis, opts.db)
-      counters = inRedis
       const merge = () => {
         inRedis
           .mergeDatabaseCounts()
@@ -100,23 +107,32 @@ export const rateLimitPlugin = fp(
             app.log.warn({ err }, 'rate-limit counts could not be moved back to redis yet')
           })
       }
-      redis.on('ready', merge)
+      const inRedis = redisCounters(redis, opts.db, { onRecovered: merge })
+      counters = inRedis
+      const ready = () => {
+        inRedis.redisReady()
+        merge()
+      }
+      redis.on('ready', ready)
       app.addHook('onClose', async () => {
-        redis.off('ready', merge)
+        redis.off('ready', ready)
       })
     }
 
     app.decorate('rateLimit', {
       async consume(rule, key) {
+        if (!opts.enabled) return { consumed: 0, msBeforeNext: 0 }
+        const count = await counters.add(rule, key)
+        if (count.consumed <= rule.points) return count
+        throw tooMany(count.msBeforeNext)
+      },
+      async count(rule, key) {
         if (!opts.enabled) return
-        const { consumed, msBeforeNext } = await counters.add(rule, key)
-        if (consumed <= rule.points) return
-        const seconds = Math.max(1, Math.ceil(msBeforeNext / 1000))
-        throw new AppError(
-          'RATE_LIMITED',
-          `Too many attempts. Please try again in ${seconds < 120 ? `${seconds} seconds` : `${Math.ceil(seconds / 60)} minutes`}.`,
-          { 'retry-after': String(seconds) },
-        )
+        await counters.add(rule, key)
+      },
+      async peek(rule, key) {
+        if (!opts.enabled) return 0
+        return counters.peek(rule, key)
       },
       async reset(rule, key) {
         if (!opts.enabled) return
@@ -126,3 +142,13 @@ export const rateLimitPlugin = fp(
   },
   { name: 'rate-limit' },
 )
+
+/** The answer to an attempt over its limit: 429, with when to try again. */
+export function tooMany(msBeforeNext: number): AppError {
+  const seconds = Math.max(1, Math.ceil(msBeforeNext / 1000))
+  return new AppError(
+    'RATE_LIMITED',
+    `Too many attempts. Please try again in ${seconds < 120 ? `${seconds} seconds` : `${Math.ceil(seconds / 60)} minutes`}.`,
+    { 'retry-after': String(seconds) },
+  )
+}

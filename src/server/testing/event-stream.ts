@@ -9,14 +9,20 @@ export type StreamEvent = { id: string | null; event: string; data: unknown; rec
  */
 export async function openEventStream(
   url: string,
-  opts: { cookie?: string; lastEventId?: string; address?: string } = {},
+  opts: {
+    cookie?: string
+    lastEventId?: string
+    address?: string
+    /** The loopback address to connect from (127.x.y.z): a client of its own, without a proxy. */
+    localAddress?: string
+  } = {},
 ) {
   const headers: Record<string, string> = { accept: 'text/event-stream' }
   if (opts.cookie) headers.cookie = opts.cookie
   if (opts.lastEventId) headers['last-event-id'] = opts.lastEventId
   if (opts.address) headers['x-forwarded-for'] = opts.address
   // A connection of its own (no pool), so closing the stream closes it as a browser would.
-  const request = http.get(url, { headers, agent: false })
+  const request = http.get(url, { headers, agent: false, localAddress: opts.localAddress })
   const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
     request.once('response', resolve)
     request.once('error', reject)

@@ -40,16 +40,22 @@ export function freePort(): Promise<number> {
  * Starts the built server with NODE_ENV=test on `port`. `env` is laid over a default of PGlite in
  * `DATA_DIR` (pass `DATABASE_URL` for PostgreSQL). `fileSizeLimitKb` caps the size of any file
  * the process writes (`ulimit -f`): past it a write fails with EFBIG, as on a full disk.
+ * `openFilesLimit` caps the files it may hold open, its sockets included (`ulimit -n`).
  */
 export function startServerProcess(
   port: number,
   env: Record<string, string>,
-  opts: { fileSizeLimitKb?: number } = {},
+  opts: { fileSizeLimitKb?: number; openFilesLimit?: number } = {},
 ): ServerProcess {
   const node = [process.execPath, ...serverCommand]
-  const [command, ...args] = opts.fileSizeLimitKb
-    ? ['bash', '-c', `ulimit -f ${opts.fileSizeLimitKb} && exec "$@"`, 'bash', ...node]
-    : node
+  const limits = [
+    opts.fileSizeLimitKb ? `ulimit -f ${opts.fileSizeLimitKb}` : '',
+    opts.openFilesLimit ? `ulimit -n ${opts.openFilesLimit}` : '',
+  ].filter(Boolean)
+  const [command, ...args] =
+    limits.length > 0
+      ? ['bash', '-c', `${limits.join(' && ')} && exec "$@"`, 'bash', ...node]
+      : node
   const child = spawn(command!, args, {
     cwd: root,
     env: {

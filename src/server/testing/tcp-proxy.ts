@@ -8,6 +8,12 @@ export type TcpProxy = {
   pause(): Promise<void>
   /** Listens again on the same port. */
   resume(): Promise<void>
+  /**
+   * Passes no byte either way until `release()`, with every connection left open: the server
+   * looks hung (a process stopped with SIGSTOP, a stalled network), not gone.
+   */
+  hold(): void
+  release(): void
   close(): Promise<void>
 }
 
@@ -23,13 +29,23 @@ export async function startTcpProxy(target: { host?: string; port: number }): Pr
     // A reset is what this proxy is for; neither side's error may end the test process.
     socket.on('error', () => {})
   }
+  const pairs = new Set<[Socket, Socket]>()
+  let held = false
+  const flow = ([client, upstream]: [Socket, Socket]) => {
+    client.pipe(upstream)
+    upstream.pipe(client)
+  }
   const onConnection = (client: Socket) => {
     track(client)
     const upstream = connect({ host: target.host ?? '127.0.0.1', port: target.port })
     track(upstream)
-    client.pipe(upstream)
-    upstream.pipe(client)
-    client.on('close', () => upstream.destroy())
+    const pair: [Socket, Socket] = [client, upstream]
+    pairs.add(pair)
+    if (!held) flow(pair)
+    client.on('close', () => {
+      pairs.delete(pair)
+      upstream.destroy()
+    })
     upstream.on('close', () => client.resetAndDestroy())
   }
   let server: Server | undefined
@@ -60,6 +76,20 @@ export async function startTcpProxy(target: { host?: string; port: number }): Pr
     pause: stopListening,
     resume: async () => {
       if (!server) await listen(port)
+    },
+    hold: () => {
+      held = true
+      for (const [client, upstream] of pairs) {
+        client.unpipe(upstream)
+        upstream.unpipe(client)
+        client.pause()
+        upstream.pause()
+      }
+    },
+    release: () => {
+      if (!held) return
+      held = false
+      for (const pair of pairs) flow(pair)
     },
     close: stopListening,
   }

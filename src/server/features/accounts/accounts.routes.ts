@@ -18,9 +18,12 @@ const MINUTE = 60
 
 /** Attempts allowed per key and window (seconds). */
 export const accountsLimits = {
+  /**
+   * Requests from one address. Mails to one account are not a limit that refuses (a stranger
+   * would use it up before the owner asks): one reset mail per account per window is sent,
+   * whoever asks (`RESET_MAIL_WINDOW_MS`).
+   */
   resetRequestAddress: defineRateLimit('reset-request-address', 10, 15 * MINUTE),
-  /** Mails to one address, so the form cannot be used to flood someone's inbox. */
-  resetRequestEmail: defineRateLimit('reset-request-email', 3, 60 * MINUTE),
   /** Guessing tokens: validate and confirm share one budget per address. */
   resetToken: defineRateLimit('reset-token', 30, 15 * MINUTE),
   confirmationAddress: defineRateLimit('confirmation-address', 10, 60 * MINUTE),
@@ -41,7 +44,6 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (a
   route(app, requestPasswordResetEndpoint, async (request) => {
     const { email } = request.body
     await app.rateLimit.consume(accountsLimits.resetRequestAddress, limitKeys.address(request))
-    await app.rateLimit.consume(accountsLimits.resetRequestEmail, limitKeys.email(email))
     await requestPasswordReset(deps, email)
     return ok
   })

@@ -6,6 +6,8 @@ import { fixedClock } from '../../lib/clock'
 import { hashPassword } from '../../lib/passwords'
 import { sha256 } from '../../lib/tokens'
 import { buildTestApp, createAgent, createUser, type TestApp } from '../../testing/test-app'
+import { accountsLimits } from './accounts.routes'
+import { RESET_MAIL_WINDOW_MS } from './password-reset.service'
 
 let t: TestApp
 const clock = fixedClock(new Date())
@@ -133,12 +135,15 @@ describe('using a reset link', () => {
   it('kills every open link once the password changes, by a reset or otherwise', async () => {
     const user = await createUser(t)
     const first = await requestToken(user.email)
+    // One mail per window: the second link comes in the next one, the first still open.
+    clock.advance(RESET_MAIL_WINDOW_MS)
     const second = await requestToken(user.email)
     expect(
       (await agent().post(CONFIRM, { token: second, password: 'changed once' })).statusCode,
     ).toBe(200)
     expect((await agent().post(VALIDATE, { token: first })).statusCode).toBe(404)
 
+    clock.advance(RESET_MAIL_WINDOW_MS)
     const third = await requestToken(user.email)
     // The admin command (or any other path) changing the password also ends the link.
     await t.db
@@ -182,17 +187,47 @@ describe('using a reset link', () => {
 })
 
 describe('reset rate limits', () => {
-  it('limits how many links one address receives', async () => {
-    const limited = await buildTestApp({ rateLimits: true })
+  it("mails one link per window however many ask, and never refuses the owner's own request", async () => {
+    const limitedClock = fixedClock(new Date())
+    const limited = await buildTestApp({ rateLimits: true, clock: limitedClock })
     try {
       const user = await createUser(limited)
+      await limited.deliverMail()
+      // Strangers ask for the member's reset from three addresses, then the owner from home.
       const answers: number[] = []
       for (let i = 0; i < 4; i++) {
-        const a = createAgent(limited.app, { ip: `10.2.0.${i + 1}` })
+        const a = createAgent(limited.app, { ip: `10.2.0.${i + 1}`, clock: limitedClock })
         answers.push((await a.post(RESET, { email: user.email })).statusCode)
       }
-      expect(answers).toEqual([200, 200, 200, 429])
-      expect(await limited.deliverMail()).toHaveLength(3)
+      expect(answers).toEqual([200, 200, 200, 200])
+      const mailed = await limited.deliverMail()
+      expect(mailed.map((m) => m.to)).toEqual([user.email])
+      // The one link mailed works; no other was kept.
+      const open = await limited.db
+        .select()
+        .from(passwordResetTokens)
+        .where(eq(passwordResetTokens.userId, user.id))
+      expect(open).toHaveLength(1)
+      // The next window mails again, to whoever asks first.
+      limitedClock.advance(RESET_MAIL_WINDOW_MS)
+      const owner = createAgent(limited.app, { ip: '10.2.0.9', clock: limitedClock })
+      expect((await owner.post(RESET, { email: user.email })).statusCode).toBe(200)
+      expect((await limited.deliverMail()).map((m) => m.to)).toEqual([user.email])
+    } finally {
+      await limited.close()
+    }
+  })
+
+  it('limits how many requests one address makes', async () => {
+    const limited = await buildTestApp({ rateLimits: true })
+    try {
+      const a = createAgent(limited.app, { ip: '10.3.0.1' })
+      const answers: number[] = []
+      for (let i = 0; i <= accountsLimits.resetRequestAddress.points; i++) {
+        answers.push((await a.post(RESET, { email: `someone${i}@example.com` })).statusCode)
+      }
+      expect(answers.at(-1)).toBe(429)
+      expect(answers.slice(0, -1).every((status) => status === 200)).toBe(true)
     } finally {
       await limited.close()
     }

@@ -26,8 +26,16 @@ function fingerprint(secret: string, userId: number, passwordHash: string) {
 }
 
 /**
- * POST /auth/passwordreset/: mails a reset link when the address belongs to an account. The
- * caller answers the same either way, so the form does not tell who is a member.
+ * One reset e-mail per account in this long, whoever asks: more requests in the window are
+ * answered as usual and mail nothing, so nobody can flood a member's inbox, and nobody can use
+ * the requests up before the owner asks (the link already mailed works for an hour).
+ */
+export const RESET_MAIL_WINDOW_MS = 15 * 60 * 1000
+
+/**
+ * POST /auth/passwordreset/: mails a reset link when the address belongs to an account, unless
+ * one was mailed to it in the current window (`RESET_MAIL_WINDOW_MS`). The caller answers the
+ * same either way, so the form does not tell who is a member, nor whether a mail went out.
  */
 export async function requestPasswordReset(deps: AppDeps, email: string): Promise<void> {
   await transaction(deps, async (tx) => {
@@ -42,16 +50,24 @@ export async function requestPasswordReset(deps: AppDeps, email: string): Promis
       .where(and(sql`lower(${users.email}) = ${email.trim().toLowerCase()}`, isActiveAccount()))
     if (!user) return
     const token = `${randomToken(32)}.${fingerprint(deps.sessionSecret, user.id, user.passwordHash)}`
-    await tx.insert(passwordResetTokens).values({
-      userId: user.id,
-      tokenHash: sha256(token),
-      expiresAt: new Date(deps.clock.now().getTime() + RESET_VALID_MS),
-    })
+    const now = deps.clock.now().getTime()
     const mail = passwordResetMail({
       username: user.username,
       resetUrl: links(deps.env).passwordReset(token),
     })
-    await enqueueMail(tx, { kind: 'password-reset', to: user.email, ...mail })
+    const queued = await enqueueMail(tx, {
+      kind: 'password-reset',
+      to: user.email,
+      dedupeKey: `password-reset:${user.id}:${Math.floor(now / RESET_MAIL_WINDOW_MS)}`,
+      ...mail,
+    })
+    // Mailed already in this window: that link stands, and this one is never sent nor kept.
+    if (queued.length === 0) return
+    await tx.insert(passwordResetTokens).values({
+      userId: user.id,
+      tokenHash: sha256(token),
+      expiresAt: new Date(now + RESET_VALID_MS),
+    })
   })
 }
 

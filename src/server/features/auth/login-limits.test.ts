@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { limitKeys } from '../../plugins/rate-limit'
 import { buildTestApp, createAgent, createUser, type TestApp } from '../../testing/test-app'
-import { authLimits } from './auth.routes'
+import { authLimits, UNDER_ATTACK_TRIES } from './auth.routes'
 import { LOGIN_DEVICE_COOKIE, newLoginDevice } from './login-device'
 
 let t: TestApp
@@ -24,22 +24,18 @@ async function failLogins(agent: Agent, username: string, times: number) {
   }
 }
 
-/** Strangers everywhere have used up the account's ceiling. */
+/** Strangers everywhere have failed at the account as often as its ceiling allows. */
 async function exhaustCeiling(member: Member) {
-  const consume = () =>
-    t.app.rateLimit.consume(authLimits.loginAccount, limitKeys.account(member.id))
   for (let i = 0; i < authLimits.loginAccount.points; i++) {
-    // The member's own logins so far count too: stop where the account is over its ceiling.
-    if (
-      await consume().then(
-        () => false,
-        () => true,
-      )
-    )
-      break
+    await t.app.rateLimit.count(authLimits.loginAccount, limitKeys.account(member.id))
   }
-  const fresh = createAgent(t.app, { ip: `10.70.${Math.floor(Math.random() * 250)}.1` })
-  expect((await login(fresh, member.username, member.password)).statusCode).toBe(429)
+}
+
+/** An address that has failed at the account as often as an account under attack allows. */
+async function guesserAt(member: Member, ip: string) {
+  const guesser = createAgent(t.app, { ip })
+  await failLogins(guesser, member.username, UNDER_ATTACK_TRIES)
+  return guesser
 }
 
 /** A browser the member has logged in from, at `ip`; it now carries the device cookie. */
@@ -82,11 +78,64 @@ describe('login limits', () => {
     expect((await login(owner, member.username, member.password)).statusCode).toBe(200)
   })
 
-  it('let a known device in when the whole account is walled off, and no one else', async () => {
+  it("let the owner's right password in from any new browser after strangers' failures from 12 addresses", async () => {
+    const member = await createUser(t)
+    // 10 wrong passwords from each of 12 addresses: past the account's ceiling, where the last
+    // addresses are refused after a few.
+    const answers: number[] = []
+    for (let a = 1; a <= 12; a++) {
+      const stranger = createAgent(t.app, { ip: `10.61.${a}.1` })
+      for (let i = 0; i < authLimits.loginAccountAddress.points; i++) {
+        answers.push((await login(stranger, member.username, 'wrong-password')).statusCode)
+      }
+    }
+    expect(answers.filter((status) => status === 400)).toHaveLength(
+      authLimits.loginAccount.points + 2 * UNDER_ATTACK_TRIES,
+    )
+    expect(answers.filter((status) => status === 429)).toHaveLength(
+      120 - authLimits.loginAccount.points - 2 * UNDER_ATTACK_TRIES,
+    )
+    // A new browser at home, and another on a network nobody has tried from.
+    for (const ip of ['10.61.100.1', '10.61.101.1']) {
+      const owner = createAgent(t.app, { ip })
+      const res = await login(owner, member.username, member.password)
+      expect(res.statusCode, `${ip}: ${res.body}`).toBe(200)
+    }
+  })
+
+  it('count only failures toward the account ceiling, once the password was checked', async () => {
+    const member = await createUser(t)
+    const key = limitKeys.account(member.id)
+    for (let i = 0; i < 3; i++) {
+      const owner = createAgent(t.app, { ip: `10.62.0.${i + 1}` })
+      expect((await login(owner, member.username, member.password)).statusCode).toBe(200)
+    }
+    expect(await t.app.rateLimit.peek(authLimits.loginAccount, key)).toBe(0)
+    await failLogins(createAgent(t.app, { ip: '10.62.1.1' }), member.username, 2)
+    expect(await t.app.rateLimit.peek(authLimits.loginAccount, key)).toBe(2)
+  })
+
+  it('slow a guesser down once the account is under attack: a few tries per address, not 10', async () => {
+    const member = await createUser(t)
+    await exhaustCeiling(member)
+    const guesser = await guesserAt(member, '10.63.0.1')
+    const refused = await login(guesser, member.username, 'wrong-password')
+    expect(refused.statusCode).toBe(429)
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0)
+    // Even the right password waits out that address's window: the guesser learns nothing.
+    expect((await login(guesser, member.username, member.password)).statusCode).toBe(429)
+    // The owner from anywhere else still gets in, mistyping once first.
+    const owner = createAgent(t.app, { ip: '10.63.0.2' })
+    await failLogins(owner, member.username, 1)
+    expect((await login(owner, member.username, member.password)).statusCode).toBe(200)
+  })
+
+  it('let a known device in from an address walled off under attack', async () => {
     const member = await createUser(t)
     const laptop = await knownDevice(member, '10.60.2.1')
     await exhaustCeiling(member)
-    // From the laptop, even from another network (a café), the right password works.
+    await guesserAt(member, '10.60.2.99')
+    // From the laptop, even on the guesser's network (a café), the right password works.
     expect((await login(laptop, member.username, member.password)).statusCode).toBe(200)
     const elsewhere = createAgent(t.app, { ip: '10.60.2.99' })
     elsewhere.jar.set(LOGIN_DEVICE_COOKIE, laptop.jar.get(LOGIN_DEVICE_COOKIE)!)
@@ -105,6 +154,7 @@ describe('login limits', () => {
     const other = await createUser(t)
     const othersLaptop = await knownDevice(other, '10.60.4.1')
     await exhaustCeiling(member)
+    await guesserAt(member, '10.60.4.2')
 
     const withCookie = (value: string) => {
       const agent = createAgent(t.app, { ip: '10.60.4.2' })

@@ -5,6 +5,7 @@ import type { LiveEventName, LiveEvents, LivePodclub, LivePoll, LiveSeat } from 
 import type { Db, Listen } from '../../db/client'
 import { podclubs, registrations } from '../../db/schema/index'
 import { AppError } from '../../lib/app-error'
+import { networkOf } from '../../plugins/rate-limit'
 import { readPodclubs, readUpcomingPodclubs } from '../podclubs/podclubs.queries'
 import { readPollResults } from '../polls/polls.service'
 
@@ -27,6 +28,23 @@ export const RECONNECT_MS = 3_000
 export const REPLAY_MARGIN_MS = 5_000
 /** A client that reads this far behind is cut off; it reconnects and catches up by replay. */
 export const MAX_BUFFERED_BYTES = 256 * 1024
+/**
+ * The most streams written to before the fan-out of one event lets other work run: with
+ * thousands of streams, a request arriving meanwhile waits for one slice, not for every stream.
+ */
+export const FANOUT_SLICE = 200
+/** A slice also ends once it has taken this long (a busy machine makes each write slower). */
+export const FANOUT_SLICE_MS = 4
+/** A stream refused at the process's cap is told to come back after this long (seconds). */
+export const PROCESS_CAP_RETRY_AFTER_S = 30
+/** Refusals at the process's cap are logged at most this often, with how many there were. */
+const REFUSAL_LOG_MS = 10_000
+
+/** Why a stream was refused: the process is full, or the address or member holds its share. */
+export type StreamRefusal = 'process' | 'address' | 'member'
+
+/** Lets requests and timers run between slices of a fan-out. */
+const yieldToOthers = () => new Promise<void>((resolve) => setImmediate(resolve))
 
 type Member = { id: number; username: string }
 
@@ -44,6 +62,10 @@ export type LiveHubOptions = {
   db: Db
   listen: Listen
   now: () => Date
+  /** Streams this process holds at most (`liveStreamsCap`); beyond it 503 with Retry-After. */
+  maxStreams: number
+  /** Each refused stream, for the metrics. */
+  onRefused?: (reason: StreamRefusal) => void
   log?: { warn: (obj: object, msg: string) => void }
 }
 
@@ -67,7 +89,7 @@ function seatOf(podclub: Seats, username: string): Omit<LiveSeat, 'podclub_id' |
  * sends it to each of its streams, and to a member whose own place changed, that place.
  * Listening starts with the first stream, so a process nobody watches does nothing.
  */
-export function createLiveHub({ db, listen, now, log }: LiveHubOptions) {
+export function createLiveHub({ db, listen, now, maxStreams, onRefused, log }: LiveHubOptions) {
   const streams = new Set<Stream>()
   const perAddress = new Map<string, number>()
   const perMember = new Map<number, number>()
@@ -78,7 +100,11 @@ export function createLiveHub({ db, listen, now, log }: LiveHubOptions) {
   let draining: Promise<void> | undefined
   let started: Promise<() => Promise<void>> | undefined
   let heartbeat: NodeJS.Timeout | undefined
+  let beating = false
   let closing = false
+  /** Refusals at the process's cap since the last line logged about them, and when that was. */
+  let unloggedRefusals = 0
+  let refusalLoggedAt = 0
 
   const count = <K>(map: Map<K, number>, key: K, by: number) => {
     const next = (map.get(key) ?? 0) + by
@@ -86,7 +112,7 @@ export function createLiveHub({ db, listen, now, log }: LiveHubOptions) {
     else map.set(key, next)
   }
 
-  function write(stream: Stream, text: string) {
+  function write(stream: Stream, text: string | Buffer) {
     const { res } = stream
     if (res.destroyed || res.writableEnded) return
     if (res.writableLength > MAX_BUFFERED_BYTES) {
@@ -111,12 +137,63 @@ export function createLiveHub({ db, listen, now, log }: LiveHubOptions) {
     if (!stream.res.writableEnded) stream.res.end()
   }
 
-  function beat() {
-    const at = now().getTime()
+  /**
+   * Calls `each` for every stream, the ones opened meanwhile too, a slice at a time (at most
+   * `FANOUT_SLICE` streams or `FANOUT_SLICE_MS`), letting requests and timers run between.
+   */
+  async function forEachStream(each: (stream: Stream) => void | Promise<void>) {
+    let inSlice = 0
+    let sliceStart = performance.now()
     for (const stream of streams) {
+      if (++inSlice > FANOUT_SLICE || performance.now() - sliceStart >= FANOUT_SLICE_MS) {
+        await yieldToOthers()
+        inSlice = 1
+        sliceStart = performance.now()
+      }
+      // Gone while the previous slice waited: a Set's iteration skips it anyway, but not one
+      // that left after this step began.
+      if (!streams.has(stream)) continue
+      const waiting = each(stream)
+      if (waiting) await waiting
+    }
+  }
+
+  function beat() {
+    if (beating) return
+    beating = true
+    const at = now().getTime()
+    void forEachStream((stream) => {
       if (stream.sessionExpiresAt && stream.sessionExpiresAt.getTime() <= at) end(stream)
       else write(stream, ': keep-alive\n\n')
+    }).finally(() => {
+      beating = false
+    })
+  }
+
+  function refuse(reason: StreamRefusal): never {
+    onRefused?.(reason)
+    if (reason !== 'process') {
+      throw new AppError(
+        'RATE_LIMITED',
+        'Too many live connections are open: close some tabs and try again.',
+        { 'retry-after': '30' },
+      )
     }
+    unloggedRefusals += 1
+    const at = Date.now()
+    if (at - refusalLoggedAt >= REFUSAL_LOG_MS) {
+      log?.warn(
+        { open: streams.size, max: maxStreams, refused: unloggedRefusals },
+        'live: streams refused, the process holds as many as it may',
+      )
+      unloggedRefusals = 0
+      refusalLoggedAt = at
+    }
+    throw new AppError(
+      'SERVICE_UNAVAILABLE',
+      'Too many live connections on this server: the page reads again on its own.',
+      { 'retry-after': String(PROCESS_CAP_RETRY_AFTER_S) },
+    )
   }
 
   async function readPodclub(id: number): Promise<LivePodclub> {
@@ -156,26 +233,29 @@ export function createLiveHub({ db, listen, now, log }: LiveHubOptions) {
     const before = seatsOf.get(id)
     if (podclub.status === 'upcoming') seatsOf.set(id, podclub)
     else seatsOf.delete(id)
-    const text = frame(eventId, 'podclub', podclub)
+    const text = Buffer.from(frame(eventId, 'podclub', podclub))
     let promoted: Promise<Set<number>> | undefined
-    for (const stream of streams) {
+    await forEachStream((stream) => {
       write(stream, text)
-      if (!stream.member) continue
+      if (!stream.member) return
       const { id: memberId, username } = stream.member
       const seat = seatOf(podclub, username)
       const was = before ? seatOf(before, username) : { registered: false, waitlist_position: null }
       if (seat.registered === was.registered && seat.waitlist_position === was.waitlist_position)
-        continue
+        return
+      const send = (fromLine: boolean) =>
+        write(stream, frame(eventId, 'seat', { podclub_id: id, ...seat, promoted: fromLine }))
       // Seen in line before, or not seen there because joining it and the freed seat came as one
       // change: a seat the member had not held, given from the line (a seat held before the last
       // event this process read is no news).
-      const cameFromLine =
-        seat.registered &&
-        (was.waitlist_position !== null ||
-          (before !== undefined &&
-            (await (promoted ??= promotedIn(id).catch(() => new Set<number>()))).has(memberId)))
-      write(stream, frame(eventId, 'seat', { podclub_id: id, ...seat, promoted: cameFromLine }))
-    }
+      if (!seat.registered || was.waitlist_position !== null || before === undefined) {
+        send(seat.registered && was.waitlist_position !== null)
+        return
+      }
+      return (promoted ??= promotedIn(id).catch(() => new Set<number>())).then((ids) =>
+        send(ids.has(memberId)),
+      )
+    })
   }
 
   async function readPoll(id: number): Promise<LivePoll> {
@@ -184,8 +264,8 @@ export function createLiveHub({ db, listen, now, log }: LiveHubOptions) {
   }
 
   async function publishPoll(eventId: number, id: number) {
-    const text = frame(eventId, 'poll', await readPoll(id))
-    for (const stream of streams) write(stream, text)
+    const text = Buffer.from(frame(eventId, 'poll', await readPoll(id)))
+    await forEachStream((stream) => write(stream, text))
   }
 
   function publish(key: string, eventId: number): Promise<void> {
@@ -310,18 +390,12 @@ export function createLiveHub({ db, listen, now, log }: LiveHubOptions) {
           'This is a stream of server-sent events: ask for it with Accept: text/event-stream.',
         )
       }
-      const address = request.ip
+      // An IPv6 client counts per /64, as the rate limits count it.
+      const address = networkOf(request.ip)
       const member = request.user ? { id: request.user.id, username: request.user.username } : null
-      if (
-        (perAddress.get(address) ?? 0) >= STREAMS_PER_ADDRESS ||
-        (member && (perMember.get(member.id) ?? 0) >= STREAMS_PER_MEMBER)
-      ) {
-        throw new AppError(
-          'RATE_LIMITED',
-          'Too many live connections are open: close some tabs and try again.',
-          { 'retry-after': '30' },
-        )
-      }
+      if (streams.size >= maxStreams) refuse('process')
+      if ((perAddress.get(address) ?? 0) >= STREAMS_PER_ADDRESS) refuse('address')
+      if (member && (perMember.get(member.id) ?? 0) >= STREAMS_PER_MEMBER) refuse('member')
       await start()
       const stream: Stream = {
         res: reply.raw,

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { liveEventsEndpoint } from '#contract/live'
 import type { AppDeps } from '../../deps'
 import { route } from '../../lib/route'
+import { liveStreamsCap } from './live-capacity'
 import { createLiveHub } from './live.hub'
 
 /** `GET /events/`: the live stream of this process (live.hub.ts). */
@@ -10,6 +11,8 @@ export const liveRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, 
     db: deps.db,
     listen: deps.listen,
     now: () => deps.clock.now(),
+    maxStreams: liveStreamsCap(deps.env.LIVE_STREAMS_MAX),
+    onRefused: (reason) => app.metrics.liveStreamRefused(reason),
     log: app.log,
   })
   app.metrics.countLiveStreams(() => hub.size())
