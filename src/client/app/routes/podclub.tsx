@@ -14,6 +14,7 @@ import { SeatAction } from '#client/features/podclubs/components/seat-action'
 import { isNotFoundError } from '#client/lib/api-client'
 import { useUser } from '#client/lib/auth'
 import { AfterHydration } from '#client/lib/hydration'
+import { loginPath } from '#client/lib/login-path'
 import { toast } from '#client/lib/toast'
 
 // A completed podclub's hindsights hold a form, and with it the form library and the contract's
@@ -41,13 +42,23 @@ export default function PodclubRoute() {
   useEffect(() => {
     if (!isGated || gateHandled.current) return
     gateHandled.current = true
+    // A visitor may be an attendee who is not logged in (a link from an e-mail): they log in
+    // and come back here.
+    if (!user) {
+      toast({
+        title: 'Log in to see this discussion',
+        description: 'Its hindsights and chat log are for the members who took part.',
+      })
+      void navigate(loginPath(`/podclubs/${id}`), { replace: true })
+      return
+    }
     toast({
       title: 'You are not a participant of this podclub',
       description: 'You can only view the discussion if you were registered.',
       variant: 'destructive',
     })
     void navigate('/home')
-  }, [isGated, navigate])
+  }, [isGated, navigate, user, id])
 
   // A podclub that does not exist (a mistyped or an old link): the not-found page, with the way home.
   if (!data && isNotFoundError(podclub.error)) return <NotFoundPage />
