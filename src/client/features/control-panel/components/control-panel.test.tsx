@@ -429,6 +429,39 @@ describe('control panel: loading, errors and empty lists', () => {
     expect(screen.getByRole('region', { name: 'Feedback' })).toHaveTextContent('a visitor')
   })
 
+  it('pages the e-mail activity ten at a time, newest first', async () => {
+    const email_tracker = Array.from({ length: 23 }, (_, i) => ({
+      date_created: new Date(2026, 10, 20, 9, 59 - i).toISOString(),
+      email: `member${i + 1}@example.com`,
+      subject: `Message ${i + 1}`,
+      success: true,
+    }))
+    const { user } = await renderPanel({}, panelOf({ email_tracker }))
+    await user.click(screen.getByRole('tab', { name: 'e-mail & blasts' }))
+    const emails = screen.getByRole('region', { name: 'Recent email activity' })
+    const pager = screen.getByRole('navigation', { name: 'e-mail activity pages' })
+    const subjects = () =>
+      within(emails)
+        .getAllByRole('row')
+        .slice(1)
+        .map((r) => within(r).getAllByRole('cell')[2]!.textContent)
+    const newer = within(pager).getByRole('button', { name: '[ newer ]' })
+    const older = within(pager).getByRole('button', { name: '[ older ]' })
+    expect(subjects()).toEqual(Array.from({ length: 10 }, (_, i) => `Message ${i + 1}`))
+    expect(pager).toHaveTextContent('1–10 of 23, newest first')
+    expect(newer).toBeDisabled()
+
+    await user.click(older)
+    expect(subjects()[0]).toBe('Message 11')
+    await user.click(older)
+    expect(subjects()).toEqual(['Message 21', 'Message 22', 'Message 23'])
+    expect(pager).toHaveTextContent('21–23 of 23, newest first')
+    expect(older).toBeDisabled()
+    await user.click(newer)
+    expect(subjects()).toHaveLength(10)
+    expect(pager).toHaveTextContent('11–20 of 23')
+  })
+
   it('generates invite codes and shows them', async () => {
     const { user, api } = await renderPanel({
       createInviteCodes: () =>
