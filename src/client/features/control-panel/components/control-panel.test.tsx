@@ -187,6 +187,9 @@ describe('control panel: upcoming podclubs', () => {
     const [, done] = within(completed).getAllByRole('row')
     expect(within(done!).getAllByRole('cell')[0]).toHaveTextContent('12')
     expect(within(done!).getAllByRole('cell')[8]).toHaveTextContent('completed')
+    // Over: nothing left to send, its notice state only.
+    expect(within(done!).getAllByRole('cell')[7]).toHaveTextContent('not sent')
+    expect(within(completed).queryByRole('button', { name: 'Send Notice' })).toBeNull()
     expect(api.callsTo('triggerNotice')).toHaveLength(1)
     expect(api.callsTo('triggerNotice')[0]?.body).toEqual({
       podclub_pk: 12,

@@ -181,8 +181,9 @@ function PodclubRow({ podclub, idPrefix }: { podclub: ControlPanelPodclub; idPre
         <StatusMark done={podclub.one_day_notice_sent} doneLabel="sent" notDoneLabel="not sent" />
       </TableCell>
       <TableCell label={TEN_MIN}>
-        {podclub.ten_min_notice_sent ? (
-          <StatusMark done doneLabel="sent" notDoneLabel="not sent" />
+        {/* A podclub that is over has nothing left to send: its state only. */}
+        {podclub.ten_min_notice_sent || isCompleted ? (
+          <StatusMark done={podclub.ten_min_notice_sent} doneLabel="sent" notDoneLabel="not sent" />
         ) : (
           <>
             <PendingButton
@@ -192,7 +193,6 @@ function PodclubRow({ podclub, idPrefix }: { podclub: ControlPanelPodclub; idPre
               aria-describedby={titleId}
               isPending={notice.isPending}
               pendingLabel="Sending..."
-              disabled={isCompleted}
               onClick={handleSendNoticeClick}
             >
               Send Notice
