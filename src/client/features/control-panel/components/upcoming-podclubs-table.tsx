@@ -162,13 +162,21 @@ function PodclubRow({ podclub, idPrefix }: { podclub: ControlPanelPodclub; idPre
       <TableCell label={ID} className="font-mono">
         {podclub.id}
       </TableCell>
-      <TableCell label={TITLE} id={titleId} className="md:max-w-48 md:min-w-32">
+      {/* Titles and names break anywhere if they must: one long word never widens the table
+          past the screen, where its last column (the buttons) would be cut off. */}
+      <TableCell
+        label={TITLE}
+        id={titleId}
+        className="[overflow-wrap:anywhere] md:max-w-48 md:min-w-32"
+      >
         {podclub.episode_title}
       </TableCell>
       <TableCell label={LOCATION}>
         {podclub.location ? LOCATION_LABELS[podclub.location] : '—'}
       </TableCell>
-      <TableCell label={PODMEISTER}>{podclub.podmeister}</TableCell>
+      <TableCell label={PODMEISTER} className="[overflow-wrap:anywhere]">
+        {podclub.podmeister}
+      </TableCell>
       <TableCell label={DATE_TIME} className="md:min-w-36">
         {podclub.pretty_date}
         <br />
