@@ -70,8 +70,13 @@ test.describe('podclub detail', () => {
     const box = await chat.boundingBox()
     expect(Math.round(box!.height)).toBe(300)
     // Attendees: the podmeister first with the badge, cred in brackets.
-    const attendees = page.getByRole('region', { name: /member\(s\) attending/ })
-    await expect(attendees.getByRole('heading')).toHaveText('3 member(s) attending')
+    const attendees = page.getByRole('region', { name: /member\(s\) attended/ })
+    await expect(attendees.getByRole('heading')).toHaveText('3 member(s) attended')
+    // Over: who attended, not the seats left.
+    const details = page.getByRole('region', { name: 'details' })
+    await expect(details).not.toContainText('seats available')
+    await expect(details.getByText('attended', { exact: true })).toBeVisible()
+    await expect(details).toContainText('maya.r (podmeister), ')
     await expect(attendees.getByRole('listitem').first()).toContainText('maya.r')
     await expect(attendees.getByRole('listitem').first()).toContainText('podmeister')
     await expect(attendees.getByRole('listitem').first()).toContainText(/\[\d+\]/)
@@ -80,6 +85,9 @@ test.describe('podclub detail', () => {
       await expect(page.getByRole('heading', { name: 'hindsights (2 / 20)' })).toBeVisible()
     })
 
+    // On a phone: the toast after posting covers neither the field nor the button, and a tap
+    // puts it away.
+    await page.setViewportSize({ width: 375, height: 740 })
     const field = page.getByLabel('your hindsight')
     const post = page.getByRole('button', { name: '[ post hindsight ]' })
     await expect(post).toBeDisabled()
@@ -88,7 +96,20 @@ test.describe('podclub detail', () => {
     const long = `${Array.from({ length: 40 }, (_, i) => `word${i}`).join(' ')} https://example.com/more`
     await field.fill(long)
     await post.click()
-    await expect(page.getByText('Hindsight submitted successfully', { exact: true })).toBeVisible()
+    const posted = page.getByText('Hindsight submitted successfully', { exact: true })
+    await expect(posted).toBeVisible()
+    const toastBox = (await page.getByRole('listitem').filter({ has: posted }).boundingBox())!
+    for (const target of [post, field]) {
+      const box = (await target.boundingBox())!
+      const overlaps =
+        box.y < toastBox.y + toastBox.height &&
+        toastBox.y < box.y + box.height &&
+        box.x < toastBox.x + toastBox.width &&
+        toastBox.x < box.x + box.width
+      expect(overlaps, 'the toast covers the hindsight form').toBe(false)
+    }
+    await posted.click()
+    await expect(posted).toHaveCount(0)
     await expect(page.getByRole('heading', { name: 'hindsights (3 / 20)' })).toBeVisible()
     await expect(field).toHaveValue('')
     // Over 30 words: cut, with the toggle.
@@ -100,6 +121,26 @@ test.describe('podclub detail', () => {
     await expect(mine.getByRole('link', { name: 'https://example.com/more' })).toBeVisible()
     await mine.getByRole('button', { name: '[ show less ]' }).click()
     await expect(mine).not.toContainText('word35')
+  })
+
+  test('a logged-out attendee opening a completed podclub logs in and comes back to it', async ({
+    page,
+  }) => {
+    await logInRequest(page.request, 'jon.b', DEMO_PASSWORD)
+    const id = await podclubIdOf(page, 'The Cathedral')
+    await page.context().clearCookies()
+    await page.setViewportSize({ width: 375, height: 740 })
+    // From an e-mail: the podclub's link, logged out.
+    await page.goto(`/podclubs/${id}`)
+    await expect(page).toHaveURL(new RegExp(`/login\\?next=%2Fpodclubs%2F${id}$`))
+    await expect(page.getByText('Log in to see this discussion', { exact: true })).toBeVisible()
+    await expect(page.getByText('You are not a participant of this podclub')).toHaveCount(0)
+    await expectNoAxeViolations(page, 'the login asked for by a completed podclub')
+    await page.getByLabel('username').fill('jon.b')
+    await page.getByLabel('password').fill(DEMO_PASSWORD)
+    await page.getByRole('button', { name: '[ login ]' }).click()
+    await expect(page).toHaveURL(new RegExp(`/podclubs/${id}$`))
+    await expect(page.getByRole('heading', { name: /hindsights \(\d+ \/ 20\)/ })).toBeVisible()
   })
 
   test('a member who did not attend is sent home with the toast', async ({ page }) => {

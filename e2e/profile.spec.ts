@@ -38,6 +38,11 @@ test.describe('profile', () => {
     await expect(page.getByText('city: Queens')).toBeVisible()
     await expect(page.getByText(/member since \w+ \d+, \d{4}/)).toBeVisible()
     const stats = page.getByRole('definition')
+    await expect(page.getByRole('term')).toHaveText([
+      'podclubs attended',
+      'podclubs hosted',
+      'cred',
+    ])
     await expect(stats.nth(0)).toHaveText(String(completed))
     await expect(stats.nth(2)).toHaveText(String(cred))
     expect(cred).toBeGreaterThan(0)
@@ -47,6 +52,12 @@ test.describe('profile', () => {
     await expect(upcoming.getByText(/ @ \d+:\d\d (AM|PM) E[SD]T/).first()).toBeVisible()
     const past = page.getByRole('region', { name: 'past podclubs' })
     await expect(past.getByRole('link', { name: /view discussion/ }).first()).toBeVisible()
+    // The list agrees with the counts: as many 'attended' and 'hosted' as they say.
+    const hosted = Number(await stats.nth(1).textContent())
+    await expect(past.getByRole('listitem').filter({ hasText: '· attended' })).toHaveCount(
+      completed,
+    )
+    await expect(past.getByRole('listitem').filter({ hasText: '· hosted' })).toHaveCount(hosted)
 
     for (const width of [375, 1280]) {
       await page.setViewportSize({ width, height: 900 })

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { prettyDate, prettyTime, startsWhen } from './club-time'
 import { clubDateTimeSchema } from './club-time-schema'
 import { envelope, idSchema, textSchema } from './common'
 import { defineEndpoint } from './endpoint'
@@ -32,6 +33,8 @@ export const controlPanelPodclubSchema = z.object({
   one_week_notice_sent: z.boolean(),
   one_day_notice_sent: z.boolean(),
   ten_min_notice_sent: z.boolean(),
+  /** When an operator last sent its notice by hand ('Send Notice'), or null. */
+  notice_sent_at: z.string().nullable(),
 })
 export type ControlPanelPodclub = z.infer<typeof controlPanelPodclubSchema>
 
@@ -86,7 +89,46 @@ export const noticeTypeSchema = z.enum(['min', 'complete'], {
 export const createTriggerBodySchema = z.object({
   podclub_pk: podclubIdField('podclub_pk'),
   notice_type: noticeTypeSchema,
+  /** The operator has read what a notice sent far ahead of the start does, and sends it. */
+  confirm: z.boolean().optional(),
 })
+
+const MINUTE = 60_000
+const DAY = 24 * 60 * MINUTE
+
+/** The reminders of a podclub, farthest first: each is due `before` ahead of the start. */
+export const REMINDERS = [
+  { kind: '1w', name: '1-week', before: 7 * DAY },
+  { kind: '1d', name: '1-day', before: DAY },
+  { kind: '10m', name: '10-minute', before: 10 * MINUTE },
+] as const
+
+/** The operator's notice asks for confirmation when the start is more than this far away. */
+export const NOTICE_CONFIRM_BEYOND_MS = 60 * MINUTE
+
+export function noticeNeedsConfirm(startsAt: Date, now: Date): boolean {
+  return startsAt.getTime() - now.getTime() > NOTICE_CONFIRM_BEYOND_MS
+}
+
+/**
+ * What the operator's notice sends if sent at `now`, in words: the server refuses an unconfirmed
+ * notice with it, and the panel's confirmation asks with it.
+ */
+export function noticeSummary(
+  podclub: { startsAt: Date; location: 'zoom' | 'nyc' | null },
+  now: Date,
+): string {
+  const { startsAt } = podclub
+  const when = startsWhen(startsAt, now)
+  const ahead = startsAt.getTime() - now.getTime()
+  const what = podclub.location === 'nyc' ? 'the office address' : 'the Zoom link'
+  const still = REMINDERS.filter((r) => r.before < ahead).map((r) => r.name)
+  const later =
+    still.length === 0
+      ? ''
+      : ` The ${still.length === 1 ? still[0] : `${still.slice(0, -1).join(', ')} and ${still.at(-1)}`} reminder${still.length === 1 ? ' still goes' : 's still go'} out on time.`
+  return `It starts ${when} (${prettyDate(startsAt)} at ${prettyTime(startsAt)}). Sending the notice now e-mails its podmeister and attendees ${what} and says it starts ${when}.${later}`
+}
 export const triggerResponseSchema = envelope(controlPanelPodclubSchema)
 
 /** The three podclubs of a blast, all different. */

@@ -5,15 +5,20 @@ import { defineEndpoint } from './endpoint'
 import { podclubSchema } from './podclubs'
 
 /** A podclub in the profile's lists (spec 1 §3, Profile response). */
-export const profilePodclubSchema = podclubSchema.pick({
-  id: true,
-  status: true,
-  podcast: true,
-  episode_title: true,
-  starts_at: true,
-  pretty_date: true,
-  pretty_time: true,
-})
+export const profilePodclubSchema = podclubSchema
+  .pick({
+    id: true,
+    status: true,
+    podcast: true,
+    episode_title: true,
+    starts_at: true,
+    pretty_date: true,
+    pretty_time: true,
+  })
+  .extend({
+    /** How the member takes part: hosting it, or holding a seat (the counts go by this). */
+    role: z.enum(['podmeister', 'attendee']),
+  })
 export type ProfilePodclub = z.infer<typeof profilePodclubSchema>
 
 export const profileSchema = z.object({

@@ -93,7 +93,9 @@ describe('the server process', () => {
     const { base, child } = server
     try {
       await untilReady(server, 'server ready')
-      expect(server.output()).toContain(`Invite link: http://localhost:3000/register/processcode`)
+      // With no APP_URL, the printed addresses are this server's own, at its PORT.
+      expect(server.output()).toContain(`Invite link: ${base}/register/processcode`)
+      expect(server.output()).toContain(`podclub is running: open ${base}\n`)
       // A second server on the same data folder is refused while this one runs.
       const second = startSecondServer(dataDir)
       expect(second.status).toBe(1)

@@ -157,6 +157,8 @@ async function main() {
     { url: env.APP_URL, startupMs: Math.round(performance.now() - startedAt) },
     `podclub is listening on ${env.HOST}:${env.PORT}`,
   )
+  // The address to open, plainly: APP_URL when set, else this machine at PORT.
+  process.stdout.write(`podclub is running: open ${env.APP_URL}\n`)
 
   let closing = false
   shutdown = async (signal: NodeJS.Signals) => {

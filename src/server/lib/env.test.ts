@@ -33,6 +33,17 @@ describe('settings', () => {
     expect(parseEnv({ APP_URL: ' https://club.example ' }).APP_URL).toBe('https://club.example')
   })
 
+  it('makes the default APP_URL follow PORT and HOST, so printed links open this server', () => {
+    expect(parseEnv({ PORT: '3100' }).APP_URL).toBe('http://localhost:3100')
+    expect(parseEnv({ PORT: '3100', HOST: '127.0.0.1' }).APP_URL).toBe('http://127.0.0.1:3100')
+    expect(parseEnv({ PORT: '3100', HOST: '::1' }).APP_URL).toBe('http://[::1]:3100')
+    expect(parseEnv({ PORT: '3100', HOST: '::' }).APP_URL).toBe('http://localhost:3100')
+    expect(parseEnv({ PORT: '3100', APP_URL: '' }).APP_URL).toBe('http://localhost:3100')
+    expect(parseEnv({ PORT: '3100', APP_URL: 'https://club.example' }).APP_URL).toBe(
+      'https://club.example',
+    )
+  })
+
   it('treats empty values as unset', () => {
     const env = parseEnv({ DATABASE_URL: '', SMTP_URL: '', ADMIN_PASSWORD: '', SESSION_SECRET: '' })
     expect(env.DATABASE_URL).toBeUndefined()

@@ -39,11 +39,12 @@ export const envSchema = z.object({
   HOST: z.string().trim().min(1).default('0.0.0.0'),
   /**
    * Without its trailing slashes, once here, so every link is `${APP_URL}/path` with one slash
-   * (`https://club.example/` would make `https://club.example//podclubs/1`).
+   * (`https://club.example/` would make `https://club.example//podclubs/1`). Unset: this machine
+   * at `HOST` and `PORT` (see `parseEnv`).
    */
-  APP_URL: urlWithProtocols(['http:', 'https:'], 'https://podclub.example')
-    .default('http://localhost:3000')
-    .transform((v) => v.replace(/\/+$/, '')),
+  APP_URL: optionalUrl(['http:', 'https:'], 'https://podclub.example').transform((v) =>
+    v?.replace(/\/+$/, ''),
+  ),
   DATA_DIR: z.string().trim().min(1).default('./data'),
   DATABASE_URL: optionalUrl(['postgres:', 'postgresql:'], 'postgres://user@host:5432/podclub'),
   REDIS_URL: optionalUrl(['redis:', 'rediss:'], 'redis://127.0.0.1:6379'),
@@ -130,9 +131,23 @@ export const envSchema = z.object({
   DEMO: optionalText.transform((v) => v === '1' || v === 'true'),
 })
 
-export type Env = z.infer<typeof envSchema>
+export type Env = Omit<z.infer<typeof envSchema>, 'APP_URL'> & { APP_URL: string }
 
 export class EnvError extends Error {}
+
+/**
+ * The address of a server listening on `host` and `port`, as a browser on this machine opens it:
+ * `localhost` for every address (0.0.0.0, ::), an IPv6 address in brackets.
+ */
+export function localAppUrl(host: string, port: number): string {
+  const name =
+    host === '0.0.0.0' || host === '::' || host === '[::]'
+      ? 'localhost'
+      : isIP(host) === 6
+        ? `[${host}]`
+        : host
+  return `http://${name}:${port}`
+}
 
 /** Parses settings; throws an EnvError whose message names every bad setting. */
 export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
@@ -147,6 +162,9 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
       '  METRICS_TOKEN: must be set when TRUST_PROXY is (behind a proxy, GET /metrics needs its token)',
     )
   }
-  if (result.success && lines.length === 0) return result.data
+  if (result.success && lines.length === 0) {
+    const env = result.data
+    return { ...env, APP_URL: env.APP_URL ?? localAppUrl(env.HOST, env.PORT) }
+  }
   throw new EnvError(`Invalid settings:\n${lines.join('\n')}`)
 }

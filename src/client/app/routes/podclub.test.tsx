@@ -112,6 +112,37 @@ describe('the podclub detail page', () => {
     )
   })
 
+  it('asks a logged-out attendee of a completed podclub to log in, and brings them back to it', async () => {
+    let session: SessionUser | null = null
+    const { hindsights: _h, chatlog: _c, ...withoutDiscussion } = podclub()
+    const { user, router } = renderWithProviders({
+      path: '/podclubs/7',
+      handlers: {
+        getWhoami: () => reply(whoamiResponseSchema, { data: whoamiOf(session) }),
+        login: () => {
+          session = member
+          return reply(whoamiResponseSchema, { data: whoamiOf(member) })
+        },
+        // The server shows the discussion to its attendees only.
+        getPodclubDetail: () =>
+          reply(getPodclubDetailResponseSchema, {
+            data: session ? podclub() : withoutDiscussion,
+          }),
+      },
+    })
+    await findScreenTitle('login')
+    expect(router.state.location.pathname).toBe('/login')
+    expect(router.state.location.search).toBe('?next=%2Fpodclubs%2F7')
+    expect(queryToasts()[0]).toHaveTextContent('Log in to see this discussion')
+    expect(screen.queryByText('You are not a participant of this podclub')).toBeNull()
+
+    await user.type(screen.getByLabelText('username'), member.username)
+    await user.type(screen.getByLabelText('password'), 'a-password')
+    await user.click(screen.getByRole('button', { name: '[ login ]' }))
+    await waitFor(() => expect(router.state.location.pathname).toBe('/podclubs/7'))
+    expect(await screen.findByText('Great night.')).toBeVisible()
+  })
+
   it("shows 'Failed to fetch podclub' when the podclub cannot load", async () => {
     renderWithProviders({
       path: '/podclubs/7',

@@ -14,6 +14,7 @@ import { PODCLUB_GATE } from '#client/features/podclub-detail/lib/gate'
 import { isNotFoundError } from '#client/lib/api-client'
 import { useUser } from '#client/lib/auth'
 import { AfterHydration } from '#client/lib/hydration'
+import { loginPath } from '#client/lib/login-path'
 import { pageTitle } from '#client/lib/page-title'
 import { toast } from '#client/lib/toast'
 
@@ -42,9 +43,19 @@ export default function PodclubRoute() {
   useEffect(() => {
     if (!isGated || gateHandled.current) return
     gateHandled.current = true
+    // A visitor may be an attendee who is not logged in (a link from an e-mail): they log in
+    // and come back here.
+    if (!user) {
+      toast({
+        title: 'Log in to see this discussion',
+        description: 'Its hindsights and chat log are for the members who took part.',
+      })
+      void navigate(loginPath(`/podclubs/${id}`), { replace: true })
+      return
+    }
     toast({ ...PODCLUB_GATE, variant: 'destructive' })
     void navigate('/home')
-  }, [isGated, navigate])
+  }, [isGated, navigate, user, id])
 
   // A podclub that does not exist (a mistyped or an old link): the not-found page, with the way home.
   if (!data && isNotFoundError(podclub.error)) return <NotFoundPage />

@@ -70,6 +70,7 @@ describe('the profile page', () => {
                   starts_at: '2027-03-02T00:00:00.000Z',
                   pretty_date: 'Monday, March 1, 2027',
                   pretty_time: '7:00 PM EST',
+                  role: 'attendee',
                 },
               ],
               past_podclubs: [
@@ -81,6 +82,7 @@ describe('the profile page', () => {
                   starts_at: '2026-01-02T00:00:00.000Z',
                   pretty_date: 'Thursday, January 1, 2026',
                   pretty_time: '7:00 PM EST',
+                  role: 'attendee',
                 },
               ],
               calendar_url: 'http://podclub.test/calendar/secret.ics',
@@ -108,6 +110,54 @@ describe('the profile page', () => {
     expect(within(past).getByRole('link', { name: 'view discussion of You 2.0' })).toHaveAttribute(
       'href',
       '/podclubs/4',
+    )
+  })
+
+  it('counts past podclubs as the list shows them: attended, hosted, and cred their sum', async () => {
+    const past = (id: number, title: string, role: 'podmeister' | 'attendee') => ({
+      id,
+      status: 'completed' as const,
+      podcast: { name: 'Hidden Brain', picture_link: '' },
+      episode_title: title,
+      starts_at: '2026-01-02T00:00:00.000Z',
+      pretty_date: 'Thursday, January 1, 2026',
+      pretty_time: '7:00 PM EST',
+      role,
+    })
+    renderWithProviders({
+      path: '/profile',
+      currentUser: member,
+      handlers: {
+        getProfile: () =>
+          reply(getProfileResponseSchema, {
+            data: {
+              user: {
+                username: member.username,
+                email: member.email,
+                profile: {
+                  cred: 1,
+                  city: 'Queens',
+                  member_since: '2026-01-15T17:00:00.000Z',
+                  completed_podclub_count: 0,
+                  completed_podmeister_count: 1,
+                },
+              },
+              upcoming_podclubs: [],
+              past_podclubs: [past(4, 'Hosted Once', 'podmeister')],
+              calendar_url: 'http://podclub.test/calendar/secret.ics',
+            },
+          }),
+      },
+    })
+    const list = await screen.findByRole('region', { name: 'past podclubs' }, { timeout: 5000 })
+    const stats = Object.fromEntries(
+      screen
+        .getAllByRole('term')
+        .map((term) => [term.textContent, term.nextElementSibling?.textContent]),
+    )
+    expect(stats).toEqual({ 'podclubs attended': '0', 'podclubs hosted': '1', cred: '1' })
+    expect(within(list).getByRole('listitem')).toHaveTextContent(
+      'Thursday, January 1, 2026 · hosted',
     )
   })
 

@@ -66,6 +66,16 @@ describe('toasts', () => {
     await vi.waitFor(() => expect(queryToasts()).toHaveLength(0))
   })
 
+  it('goes away on a tap anywhere on it, so it never stands in the way on a phone', async () => {
+    const user = userEvent.setup()
+    renderToaster()
+    act(() => {
+      toast({ title: 'Hindsight submitted successfully', description: 'Thanks for sharing.' })
+    })
+    await user.click(screen.getByText('Thanks for sharing.'))
+    await vi.waitFor(() => expect(queryToasts()).toHaveLength(0))
+  })
+
   it('can be dismissed by the code that showed it', () => {
     vi.useFakeTimers()
     renderToaster()

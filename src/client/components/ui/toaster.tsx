@@ -22,7 +22,9 @@ export function Toaster() {
       {toasts.map((item) => (
         <ToastMessage key={item.id} item={item} />
       ))}
-      <Toast.Viewport className="fixed inset-x-0 bottom-0 z-[100] m-0 flex list-none flex-col gap-2 p-4 outline-none sm:inset-x-auto sm:right-0 sm:w-96" />
+      {/* On a phone at the top, clear of the buttons that end a form (a wizard's Back and Submit,
+          posting a hindsight), where the thumb is; bottom right from 40rem on. */}
+      <Toast.Viewport className="fixed inset-x-0 top-0 z-[100] m-0 flex list-none flex-col gap-2 p-2 outline-none sm:inset-x-auto sm:top-auto sm:right-0 sm:bottom-0 sm:w-96 sm:p-4" />
     </Toast.Provider>
   )
 }
@@ -37,8 +39,13 @@ function ToastMessage({ item }: { item: ToastItem }) {
       }}
       // Failures interrupt the screen reader; routine confirmations wait their turn.
       type={isDestructive ? 'foreground' : 'background'}
+      // A tap anywhere on it puts it away (its link and Close button do their own thing).
+      onClick={(event) => {
+        if (event.target instanceof Element && event.target.closest('a, button')) return
+        dismissToast(item.id)
+      }}
       className={cn(
-        'relative grid grid-cols-[1fr_auto] items-start gap-x-3 rounded-sm border p-4 pr-3 shadow-lg',
+        'relative grid cursor-pointer grid-cols-[1fr_auto] items-start gap-x-3 rounded-sm border p-3 pr-2 shadow-lg sm:p-4 sm:pr-3',
         'data-[state=closed]:animate-toast-out data-[state=open]:animate-toast-in motion-reduce:animate-none',
         'data-[swipe=cancel]:translate-x-0 data-[swipe=cancel]:transition-transform data-[swipe=end]:animate-toast-out data-[swipe=move]:translate-x-(--radix-toast-swipe-move-x)',
         isDestructive

@@ -56,6 +56,11 @@ export const podclubs = pgTable(
     oneWeekNoticeSent: boolean('one_week_notice_sent').notNull().default(false),
     oneDayNoticeSent: boolean('one_day_notice_sent').notNull().default(false),
     tenMinNoticeSent: boolean('ten_min_notice_sent').notNull().default(false),
+    /**
+     * When an operator last sent the notice by hand ('Send Notice'): it takes the place of the
+     * reminders whose moment had come by then, never of one still ahead.
+     */
+    manualNoticeSentAt: timestamp('manual_notice_sent_at', { withTimezone: true }),
     completedAt: timestamp('completed_at', { withTimezone: true }),
     /** How long the discussion lasts, for calendar entries. */
     durationMinutes: integer('duration_minutes').notNull().default(60),

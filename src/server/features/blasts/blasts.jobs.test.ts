@@ -1,7 +1,7 @@
 import { eq, isNull } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { jobResponseSchema } from '#contract/jobs'
-import { jobs, outboxMessages, podclubs, users } from '../../db/schema/index'
+import { jobs, outboxMessages, podclubs, registrations, users } from '../../db/schema/index'
 import { fixedClock } from '../../lib/clock'
 import { buildTestApp, createUser, type TestApp } from '../../testing/test-app'
 import { insertPodclub } from '../podclubs/podclubs.fixtures'
@@ -153,5 +153,38 @@ describe('the monthly blast as a job', () => {
       .from(users)
       .where(eq(users.username, 'blast.crowd.10'))
     expect(mail.map((m) => m.toAddress)).not.toContain(leavers[0]!.email)
+  })
+
+  it('says "you\'re in" where the member takes part, and each podclub\'s seats left when it is queued', async () => {
+    const host = await createUser(t)
+    const maya = await createUser(t)
+    const at = (days: number) => new Date(clock.now().getTime() + days * DAY)
+    const seated = await insertPodclub(t.db, host.id, { startsAt: at(10) })
+    const hosted = await insertPodclub(t.db, maya.id, { startsAt: at(11) })
+    const nearlyFull = await insertPodclub(t.db, host.id, { startsAt: at(12) })
+    await t.db.insert(registrations).values({ podclubId: seated.id, userId: maya.id })
+    const others = await Promise.all(Array.from({ length: 8 }, () => createUser(t)))
+    await t.db
+      .insert(registrations)
+      .values(others.slice(0, 6).map((u) => ({ podclubId: nearlyFull.id, userId: u.id })))
+    const body = { podclub_1: seated.id, podclub_2: hosted.id, podclub_3: nearlyFull.id }
+    const res = await operator.post('/api/v1/monthlyblast/', body)
+    expect(res.statusCode, res.body).toBe(202)
+    // A seat taken between the request and the run: the mail counts it.
+    await t.db.insert(registrations).values({ podclubId: nearlyFull.id, userId: others[6]!.id })
+    await t.runJobs()
+    const mail = await blastMailOf(body)
+    const toMaya = mail.find((m) => m.toAddress === maya.email)!
+    expect(toMaya.textBody).toContain("You're in: you hold a seat.")
+    expect(toMaya.textBody).toContain("You're in: you are its podmeister.")
+    expect(toMaya.textBody).toContain('2 seats left.')
+    expect(toMaya.textBody).not.toMatch(/Nine seats each/)
+    expect(toMaya.textBody).toContain('find a seat')
+    const toOther = mail.find((m) => m.toAddress === others[7]!.email)!
+    expect(toOther.textBody).toContain('8 seats left.')
+    expect(toOther.textBody).toContain('9 seats left.')
+    expect(toOther.textBody).not.toContain("You're in")
+    const toSeated = mail.find((m) => m.toAddress === others[0]!.email)!
+    expect(toSeated.textBody).toContain("You're in: you hold a seat.")
   })
 })

@@ -2,7 +2,8 @@ import { and, asc, eq, gt, inArray, isNull } from 'drizzle-orm'
 import { clubMonthKey } from '#contract/club-time'
 import type { CreateBlastBody } from '#contract/control-panel'
 import type { Podclub } from '#contract/podclubs'
-import { podclubs, users } from '../../db/schema/index'
+import type { Tx } from '../../db/client'
+import { podclubs, registrations, users } from '../../db/schema/index'
 import { transaction } from '../../db/transaction'
 import type { AppDeps } from '../../deps'
 import { AppError } from '../../lib/app-error'
@@ -84,7 +85,8 @@ export async function queueBlastMail(
   month: string,
   onBatch: (reached: number) => Promise<void> = async () => {},
 ): Promise<{ queued: number }> {
-  const blastKey = `blast-${month}-${list.map((p) => p.id).join('-')}`
+  const ids = list.map((p) => p.id)
+  const blastKey = `blast-${month}-${ids.join('-')}`
   const isTest = audience === 'superusers'
   let queued = 0
   let reached = 0
@@ -99,21 +101,55 @@ export async function queueBlastMail(
     if (batch.length === 0) break
     afterId = batch[batch.length - 1]!.id
     queued += await transaction(deps, async (tx) => {
-      const ids = await enqueueMail(
+      // Seats are read again for each batch: a long blast says what is left when it is queued.
+      const now = await readPodclubs(tx, inArray(podclubs.id, ids))
+      const current = list.map((p) => now.find((q) => q.id === p.id) ?? p)
+      const held = await readHeld(
+        tx,
+        ids,
+        batch.map((m) => m.id),
+      )
+      const mail = await enqueueMail(
         tx,
         batch.map((member) =>
-          blastMail(list, member, unsubscribeLinks(deps, member.id), deps.env, {
+          blastMail(current, member, unsubscribeLinks(deps, member.id), deps.env, {
             test: isTest,
+            held: held.get(member.id),
             ...(isTest ? {} : { dedupeKey: `${blastKey}:user-${member.id}` }),
           }),
         ),
       )
-      return ids.length
+      return mail.length
     })
     reached += batch.length
     await onBatch(reached)
   }
   return { queued }
+}
+
+/** Which of the podclubs each of the members takes part in, and how. */
+async function readHeld(tx: Tx, podclubIds: number[], userIds: number[]) {
+  const [hosting, seats] = await Promise.all([
+    tx
+      .select({ podclubId: podclubs.id, userId: podclubs.podmeisterId })
+      .from(podclubs)
+      .where(and(inArray(podclubs.id, podclubIds), inArray(podclubs.podmeisterId, userIds))),
+    tx
+      .select({ podclubId: registrations.podclubId, userId: registrations.userId })
+      .from(registrations)
+      .where(
+        and(inArray(registrations.podclubId, podclubIds), inArray(registrations.userId, userIds)),
+      ),
+  ])
+  const held = new Map<number, Map<number, 'podmeister' | 'seat'>>()
+  const mark = (userId: number, podclubId: number, role: 'podmeister' | 'seat') => {
+    const own = held.get(userId) ?? new Map<number, 'podmeister' | 'seat'>()
+    if (!own.has(podclubId)) own.set(podclubId, role)
+    held.set(userId, own)
+  }
+  for (const h of hosting) mark(h.userId, h.podclubId, 'podmeister')
+  for (const s of seats) mark(s.userId, s.podclubId, 'seat')
+  return held
 }
 
 export const audienceFilter = (audience: Audience) =>

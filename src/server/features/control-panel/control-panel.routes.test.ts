@@ -94,7 +94,11 @@ async function operatorCalls() {
   }
   return [
     ['GET', '/api/v1/controlpanel/', undefined],
-    ['POST', '/api/v1/controlpanel/trigger/', { podclub_pk: p1.id, notice_type: 'min' }],
+    [
+      'POST',
+      '/api/v1/controlpanel/trigger/',
+      { podclub_pk: p1.id, notice_type: 'min', confirm: true },
+    ],
     ['POST', '/api/v1/testmonthlyblast/', blast],
     ['POST', '/api/v1/monthlyblast/', blast],
     ['GET', `/api/v1/controlpanel/jobs/${job!.id}/`, undefined],
@@ -271,7 +275,7 @@ describe('the control panel', () => {
   })
 
   it('sends the 10-minute notice once, then refuses a second press', async () => {
-    const podclub = await podclubIn(DAY)
+    const podclub = await podclubIn(5 * 60_000)
     const attendee = await createUser(t)
     await t.db.insert(registrations).values({ podclubId: podclub.id, userId: attendee.id })
     const first = await operator.post('/api/v1/controlpanel/trigger/', {
@@ -279,6 +283,7 @@ describe('the control panel', () => {
       notice_type: 'min',
     })
     expect(first.json().data.ten_min_notice_sent).toBe(true)
+    expect(first.json().data.notice_sent_at).toBe(clock.now().toISOString())
     const again = await operator.post('/api/v1/controlpanel/trigger/', {
       podclub_pk: podclub.id,
       notice_type: 'min',
@@ -288,6 +293,42 @@ describe('the control panel', () => {
       m.dedupeKey?.startsWith(`reminder-10m:podclub-${podclub.id}:`),
     )
     expect(sent).toHaveLength(2)
+  })
+
+  it('asks to confirm a notice more than an hour ahead, saying what it sends, and leaves the reminders to come', async () => {
+    const podclub = await podclubIn(41 * DAY)
+    const unconfirmed = await operator.post('/api/v1/controlpanel/trigger/', {
+      podclub_pk: podclub.id,
+      notice_type: 'min',
+    })
+    expect(unconfirmed.statusCode).toBe(409)
+    expect(unconfirmed.json().detail).toMatch(
+      /^It starts in 41 days \(.*\)\. Sending the notice now e-mails its podmeister and attendees the Zoom link and says it starts in 41 days\. The 1-week, 1-day and 10-minute reminders still go out on time\. Confirm to send it\.$/,
+    )
+    const mailOf = async () =>
+      (await t.db.select().from(outboxMessages)).filter((m) =>
+        m.dedupeKey?.includes(`:podclub-${podclub.id}:`),
+      )
+    expect(await mailOf()).toHaveLength(0)
+    const confirmed = await operator.post('/api/v1/controlpanel/trigger/', {
+      podclub_pk: podclub.id,
+      notice_type: 'min',
+      confirm: true,
+    })
+    expect(confirmed.statusCode).toBe(200)
+    expect(confirmed.json().data).toMatchObject({
+      ten_min_notice_sent: false,
+      notice_sent_at: clock.now().toISOString(),
+    })
+    const [mail] = await mailOf()
+    expect(mail!.subject).toMatch(/starts in 41 days$/)
+    const again = await operator.post('/api/v1/controlpanel/trigger/', {
+      podclub_pk: podclub.id,
+      notice_type: 'min',
+      confirm: true,
+    })
+    expect(again.statusCode).toBe(409)
+    expect(await mailOf()).toHaveLength(1)
   })
 
   it('marks a podclub complete once; unknown ids are 404', async () => {

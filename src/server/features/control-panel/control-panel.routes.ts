@@ -22,7 +22,7 @@ import {
   quickRegister,
   markComplete,
   readControlPanel,
-  sendTenMinuteNotice,
+  sendNotice,
   updateChatlog,
   updatePodclub,
 } from './control-panel.service'
@@ -35,11 +35,11 @@ export const controlPanelRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = asyn
   route(app, getControlPanelEndpoint, async () => ({ data: await readControlPanel(deps) }))
 
   route(app, triggerNoticeEndpoint, async (request) => {
-    const { podclub_pk, notice_type } = request.body
+    const { podclub_pk, notice_type, confirm } = request.body
     return {
       data:
         notice_type === 'min'
-          ? await sendTenMinuteNotice(deps, podclub_pk)
+          ? await sendNotice(deps, podclub_pk, confirm)
           : await markComplete(deps, podclub_pk),
     }
   })

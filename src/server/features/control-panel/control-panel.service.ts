@@ -38,7 +38,7 @@ import {
 } from '../podclubs/podclubs.service'
 import { insertUpcomingPodclub } from '../proposals/proposals.service'
 import { takeSeatFor } from '../registrations/registrations.service'
-import { sendNoticeNow } from '../reminders/reminders.service'
+import { sendManualNotice } from '../reminders/reminders.service'
 
 export type CreateOperatorPodclubInput = z.output<
   ReturnType<typeof createOperatorPodclubBodySchema>
@@ -88,6 +88,7 @@ async function readPanelPodclubs(
     one_week_notice_sent: p.oneWeekNoticeSent,
     one_day_notice_sent: p.oneDayNoticeSent,
     ten_min_notice_sent: p.tenMinNoticeSent,
+    notice_sent_at: p.manualNoticeSentAt?.toISOString() ?? null,
   }))
 }
 
@@ -168,13 +169,9 @@ export async function readControlPanel(deps: AppDeps): Promise<ControlPanel> {
   }
 }
 
-/** 'Send Notice': the 10-minute notice now, once; a second press is refused. */
-export async function sendTenMinuteNotice(deps: AppDeps, podclubId: number) {
-  const podclub = await readPanelPodclub(deps, podclubId)
-  if (podclub.status !== 'upcoming')
-    throw new AppError('BAD_REQUEST', `This podclub is ${podclub.status}: no notice to send.`)
-  const sent = await sendNoticeNow(deps, podclubId, '10m')
-  if (!sent) throw new AppError('CONFLICT', 'The 10-minute notice was already sent.')
+/** 'Send Notice': the notice now (see `sendManualNotice`), asked to confirm when far ahead. */
+export async function sendNotice(deps: AppDeps, podclubId: number, confirm?: boolean) {
+  await sendManualNotice(deps, podclubId, { confirm })
   return readPanelPodclub(deps, podclubId)
 }
 

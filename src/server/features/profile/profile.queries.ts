@@ -63,6 +63,7 @@ export async function readMemberPodclubs(
       startsAt: podclubs.startsAt,
       podcastName: podcasts.name,
       podcastPicture: podcasts.pictureLink,
+      podmeisterId: podclubs.podmeisterId,
     })
     .from(podclubs)
     .innerJoin(podcasts, eq(podcasts.id, podclubs.podcastId))
@@ -79,6 +80,7 @@ export async function readMemberPodclubs(
     starts_at: r.startsAt.toISOString(),
     pretty_date: prettyDate(r.startsAt),
     pretty_time: prettyTime(r.startsAt),
+    role: r.podmeisterId === userId ? ('podmeister' as const) : ('attendee' as const),
   }))
 }
 

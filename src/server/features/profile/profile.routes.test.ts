@@ -66,6 +66,16 @@ describe('GET /profile/', () => {
       pretty_time: '12:00 PM EDT',
     })
     expect(data.past_podclubs.map((p) => p.id)).toEqual([attended2.id, hosted.id, attended1.id])
+    // The list and the counts agree: each past podclub says how the member took part.
+    expect(data.past_podclubs.map((p) => p.role)).toEqual(['attendee', 'podmeister', 'attendee'])
+    const roles = data.past_podclubs.map((p) => p.role)
+    expect(roles.filter((r) => r === 'attendee')).toHaveLength(
+      data.user.profile.completed_podclub_count,
+    )
+    expect(roles.filter((r) => r === 'podmeister')).toHaveLength(
+      data.user.profile.completed_podmeister_count,
+    )
+    expect(data.upcoming_podclubs.map((p) => p.role)).toEqual(['attendee', 'podmeister'])
 
     const otherAgent = createAgent(t.app)
     await otherAgent.login(other.username, other.password)

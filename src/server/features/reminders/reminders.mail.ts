@@ -4,7 +4,8 @@ import { links } from '../../lib/links'
 import type { OutgoingMail } from '../mail/mail.service'
 import { renderMail, type MailLine } from '../mail/templates/index'
 
-export type NoticeKind = '1w' | '1d' | '10m'
+/** The three reminders, and the notice an operator sends by hand ('Send Notice'). */
+export type NoticeKind = '1w' | '1d' | '10m' | 'notice'
 
 export type ReminderPodclub = {
   id: number
@@ -15,11 +16,19 @@ export type ReminderPodclub = {
   zoomLink: string
 }
 
-/** Where to go: the Zoom link for zoom podclubs (with the 10-minute one), the office for nyc. */
-function whereLine(podclub: ReminderPodclub, kind: NoticeKind, env: Env): MailLine {
+/**
+ * Where to go: the office for nyc; for zoom podclubs the Zoom link with the 10-minute reminder
+ * and the operator's notice, else the promise of it, made only while that reminder is to come.
+ */
+function whereLine(
+  podclub: ReminderPodclub,
+  kind: NoticeKind,
+  env: Env,
+  tenMinuteToCome: boolean,
+): MailLine {
   if (podclub.location === 'nyc') return `In person: ${env.NYC_OFFICE_ADDRESS}`
   const zoom = podclub.zoomLink || env.ZOOM_LINK
-  if (kind === '10m')
+  if (kind === '10m' || kind === 'notice' || !tenMinuteToCome)
     return zoom
       ? ['Join on Zoom: ', { url: zoom }]
       : 'Online: the Zoom link is on the podclub page.'
@@ -33,9 +42,15 @@ export function reminderMail(
   recipient: { username: string; email: string; isPodmeister: boolean },
   env: Env,
   now: Date,
+  opts: {
+    /** The 10-minute reminder of this podclub is still to come. */
+    tenMinuteToCome: boolean
+    /** The reminder whose moment an operator's notice comes after ('early' before all). */
+    slot: string
+  },
 ): OutgoingMail {
   const when = `${prettyDate(podclub.startsAt)} at ${prettyTime(podclub.startsAt)}`
-  const where = whereLine(podclub, kind, env)
+  const where = whereLine(podclub, kind, env, opts.tenMinuteToCome)
   const soon = startsWhen(podclub.startsAt, now)
   const role = recipient.isPodmeister ? 'You are the podmeister of this one. ' : ''
   const mail = renderMail({
@@ -53,7 +68,8 @@ export function reminderMail(
     to: recipient.email,
     ...mail,
     // The start is part of the key: an operator who moves the podclub re-arms its notices for
-    // the new date, and those must not be taken for the ones already sent.
-    dedupeKey: `reminder-${kind}:podclub-${podclub.id}:${podclub.startsAt.toISOString()}:to-${recipient.email.toLowerCase()}`,
+    // the new date, and those must not be taken for the ones already sent. An operator's notice
+    // goes once per reminder moment it comes after.
+    dedupeKey: `reminder-${kind}:podclub-${podclub.id}:${podclub.startsAt.toISOString()}:${kind === 'notice' ? `after-${opts.slot}:` : ''}to-${recipient.email.toLowerCase()}`,
   }
 }

@@ -6,7 +6,7 @@ import { createUser, type TestApp } from '../../testing/test-app'
 import { openTwoApps } from '../../testing/two-apps'
 import { updatePodclub } from '../control-panel/control-panel.service'
 import { formatClubDateTime } from '#contract/club-time'
-import { NOTICES, sendDueReminders, sendNoticeNow } from './reminders.service'
+import { NOTICES, sendDueReminders, sendManualNotice } from './reminders.service'
 
 const MINUTE = 60_000
 const DAY = 24 * 60 * MINUTE
@@ -118,15 +118,17 @@ describe('reminders', () => {
     const results = await Promise.all([
       sendDueReminders(a.deps),
       sendDueReminders(b.deps),
-      sendNoticeNow(a.deps, podclub.id, '10m'),
-      sendNoticeNow(b.deps, podclub.id, '10m'),
+      sendManualNotice(a.deps, podclub.id).catch(() => undefined),
+      sendManualNotice(b.deps, podclub.id).catch(() => undefined),
       sendDueReminders(b.deps),
     ])
     const mail = await mailOf(podclub.id)
     expect(mail).toHaveLength(3)
     const winners = results.flat().filter((r) => r && r.podclubId === podclub.id)
     expect(winners).toHaveLength(1)
-    expect(await sendNoticeNow(a.deps, podclub.id, '10m')).toBeUndefined()
+    await expect(sendManualNotice(a.deps, podclub.id)).rejects.toThrow(
+      'The 10-minute notice was already sent.',
+    )
   })
 
   it('two schedulers on one database, each notice as it comes due: one e-mail per recipient and kind', async () => {
@@ -227,9 +229,83 @@ describe('reminders', () => {
   it('queues each recipient once per kind even if a flag is reset by hand', async () => {
     clock.set('2026-12-01T15:00:00Z')
     const { podclub } = await podclubIn(5 * MINUTE)
-    await sendNoticeNow(a.deps, podclub.id, '10m')
+    await sendManualNotice(a.deps, podclub.id)
     await a.db.update(podclubs).set({ tenMinNoticeSent: false }).where(eq(podclubs.id, podclub.id))
-    await sendNoticeNow(a.deps, podclub.id, '10m')
+    await sendManualNotice(a.deps, podclub.id)
     expect(await mailOf(podclub.id)).toHaveLength(3)
+  })
+
+  it("the operator's notice 13 minutes ahead: no 1-day reminder after it, and the 10-minute one still comes", async () => {
+    clock.set('2026-12-01T15:00:00Z')
+    const { podclub, everyone } = await podclubIn(13 * MINUTE)
+    await sendManualNotice(a.deps, podclub.id)
+    let mail = await mailOf(podclub.id)
+    expect(mail.map((m) => m.kind)).toEqual([
+      'reminder-notice',
+      'reminder-notice',
+      'reminder-notice',
+    ])
+    expect(mail[0]!.subject).toMatch(/starts in 13 minutes$/)
+    expect(mail[0]!.textBody).toContain('Join on Zoom: https://zoom.example/j/42')
+    // Nine seconds later the scheduler runs: the 1-day reminder's moment has passed and the
+    // operator's notice took its place; nothing goes that says the link comes later.
+    clock.advance(9_000)
+    await sendDueReminders(a.deps)
+    await sendDueReminders(b.deps)
+    expect(await mailOf(podclub.id)).toHaveLength(3)
+    expect(await flags(podclub.id)).toEqual([false, false, false])
+    // A second press in the same window is refused.
+    await expect(sendManualNotice(a.deps, podclub.id)).rejects.toThrow(
+      /The notice was already sent on .*; the 10-minute reminder goes out on time\./,
+    )
+    // At ten minutes, the 10-minute reminder with the link.
+    clock.set(new Date(podclub.startsAt.getTime() - 10 * MINUTE + 5_000))
+    await sendDueReminders(a.deps)
+    mail = await mailOf(podclub.id)
+    const tenMinute = mail.filter((m) => m.kind === 'reminder-10m')
+    expect(tenMinute.map((m) => m.toAddress).sort()).toEqual(everyone)
+    expect(tenMinute[0]!.subject).toMatch(/starts in 10 minutes$/)
+    expect(await flags(podclub.id)).toEqual([false, false, true])
+    expect(mail.some((m) => m.textBody.includes('comes with the 10-minute reminder'))).toBe(false)
+  })
+
+  it("the operator's notice 41 days ahead asks for confirmation, says so, and every reminder still comes", async () => {
+    clock.set('2026-12-01T15:00:00Z')
+    const { podclub, everyone } = await podclubIn(41 * DAY)
+    await expect(sendManualNotice(a.deps, podclub.id)).rejects.toThrow(
+      'It starts in 41 days (Monday, January 11, 2027 at 10:00 AM EST). Sending the notice now e-mails its podmeister and attendees the Zoom link and says it starts in 41 days. The 1-week, 1-day and 10-minute reminders still go out on time. Confirm to send it.',
+    )
+    expect(await mailOf(podclub.id)).toHaveLength(0)
+    await sendManualNotice(a.deps, podclub.id, { confirm: true })
+    const notice = await mailOf(podclub.id)
+    expect(notice.map((m) => m.toAddress).sort()).toEqual(everyone)
+    expect(notice[0]!.subject).toMatch(/starts in 41 days$/)
+    expect(await flags(podclub.id)).toEqual([false, false, false])
+    // Each reminder as its moment comes.
+    for (const n of NOTICES) {
+      clock.set(new Date(podclub.startsAt.getTime() - n.before + 5_000))
+      await sendDueReminders(a.deps)
+    }
+    const kinds = (await mailOf(podclub.id)).map((m) => m.kind)
+    for (const kind of ['reminder-1w', 'reminder-1d', 'reminder-10m'])
+      expect(kinds.filter((k) => k === kind)).toHaveLength(3)
+    expect(await flags(podclub.id)).toEqual([true, true, true])
+  })
+
+  it('a reminder sent late says the time left and promises the link only when the 10-minute one is to come', async () => {
+    clock.set('2026-12-01T15:00:00Z')
+    // Created 13 minutes ahead, nothing sent: the 1-day reminder goes (its moment has passed,
+    // the 10-minute one's has not), saying the time left, and the 10-minute one follows.
+    const { podclub } = await podclubIn(13 * MINUTE)
+    await sendDueReminders(a.deps)
+    const [oneDay] = await mailOf(podclub.id)
+    expect(oneDay!.kind).toBe('reminder-1d')
+    expect(oneDay!.subject).toMatch(/starts in 13 minutes$/)
+    expect(oneDay!.textBody).toContain('the link comes with the 10-minute reminder')
+    // Once the 10-minute one has gone, no farther reminder goes after it.
+    const { podclub: late } = await podclubIn(DAY - MINUTE)
+    await a.db.update(podclubs).set({ tenMinNoticeSent: true }).where(eq(podclubs.id, late.id))
+    await sendDueReminders(a.deps)
+    expect(await mailOf(late.id)).toHaveLength(0)
   })
 })

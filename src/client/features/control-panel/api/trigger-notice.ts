@@ -17,21 +17,25 @@ export function triggerNotice(body: CreateTriggerBody) {
 }
 
 /**
- * Puts the row the server answered into the cached panel, in place; a podclub just completed
- * also heads the recently completed list.
+ * Puts the row the server answered into the cached panel, as the server now lists it: replaced
+ * in place while upcoming; a podclub just completed leaves the upcoming list and heads the
+ * recently completed one, so it shows once, as after a refresh.
  */
 export function replacePanelPodclub(panel: ControlPanel | undefined, row: ControlPanelPodclub) {
   if (!panel) return panel
   const completed = panel.recently_completed.filter((p) => p.id !== row.id)
+  const isUpcoming = row.status === 'upcoming'
   return {
     ...panel,
-    all_podclubs: panel.all_podclubs.map((p) => (p.id === row.id ? row : p)),
+    all_podclubs: isUpcoming
+      ? panel.all_podclubs.map((p) => (p.id === row.id ? row : p))
+      : panel.all_podclubs.filter((p) => p.id !== row.id),
     recently_completed: row.status === 'completed' ? [row, ...completed] : completed,
   }
 }
 
-// The row is replaced rather than the panel refetched: a podclub marked complete leaves the
-// upcoming list on the server, and the operator should still see its green check where it was.
+// The row is replaced rather than the panel refetched: the answer is the podclub as the server
+// now has it, and the operator sees the change at once.
 export function useTriggerNotice() {
   const queryClient = useQueryClient()
   return useMutation({

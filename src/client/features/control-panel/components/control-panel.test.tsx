@@ -12,12 +12,17 @@ import { reply, replyError, type Handler, type Handlers } from '#client/testing/
 import { findScreenTitle, queryToasts, renderWithProviders } from '#client/testing/render'
 import { SECTIONS } from './control-panel'
 
+const HOUR = 3_600_000
+/** An instant `ms` from now: whether a podclub has started is judged by the browser's clock. */
+const fromNow = (ms: number) => new Date(Date.now() + ms).toISOString()
+
+/** A podclub that started an hour ago: it can be completed, and its notice needs no asking. */
 const podclub: ControlPanelPodclub = {
   id: 12,
   episode_title: 'The Sound of a Shrinking Room',
   location: 'nyc',
   podmeister: 'maya.r',
-  starts_at: '2026-12-24T23:30:00.000Z',
+  starts_at: fromNow(-HOUR),
   pretty_date: 'Thursday, December 24',
   pretty_time: '6:30 PM',
   status: 'upcoming',
@@ -26,6 +31,7 @@ const podclub: ControlPanelPodclub = {
   one_week_notice_sent: true,
   one_day_notice_sent: false,
   ten_min_notice_sent: false,
+  notice_sent_at: null,
 }
 
 const EMPTY_PANEL: ControlPanel = {
@@ -163,7 +169,7 @@ describe('control panel: upcoming podclubs', () => {
     expect(screen.getByRole('button', { name: 'Mark Complete' })).toBeEnabled()
   })
 
-  it('marks a podclub complete once confirmed, keeps its row with a green check and lists it as recently completed', async () => {
+  it('marks a podclub complete once confirmed: it leaves the upcoming list and heads the recently completed one', async () => {
     const { user, api } = await renderPanel({
       triggerNotice: () =>
         reply(triggerResponseSchema, { data: { ...podclub, status: 'completed' } }),
@@ -173,20 +179,63 @@ describe('control panel: upcoming podclubs', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Yes, Mark Complete' }))
 
     await waitFor(() => expect(toastText()).toEqual(['podclub marked as complete']))
-    const upcoming = screen.getByRole('region', { name: 'Upcoming podclubs' })
-    const [, row] = within(upcoming).getAllByRole('row')
-    expect(within(row!).getAllByRole('cell')[1]).toHaveTextContent('The Sound of a Shrinking Room')
-    expect(within(row!).getAllByRole('cell')[8]).toHaveTextContent('completed')
+    // Shown once, where a refresh would show it.
+    expect(screen.getByText('No upcoming podclubs.')).toBeInTheDocument()
+    expect(screen.getAllByRole('cell', { name: 'The Sound of a Shrinking Room' })).toHaveLength(1)
     expect(screen.queryByRole('button', { name: 'Mark Complete' })).toBeNull()
     const completed = screen.getByRole('region', { name: 'Recently completed' })
     const [, done] = within(completed).getAllByRole('row')
     expect(within(done!).getAllByRole('cell')[0]).toHaveTextContent('12')
     expect(within(done!).getAllByRole('cell')[8]).toHaveTextContent('completed')
+    // Over: nothing left to send, its notice state only.
+    expect(within(done!).getAllByRole('cell')[7]).toHaveTextContent('not sent')
+    expect(within(completed).queryByRole('button', { name: 'Send Notice' })).toBeNull()
     expect(api.callsTo('triggerNotice')).toHaveLength(1)
     expect(api.callsTo('triggerNotice')[0]?.body).toEqual({
       podclub_pk: 12,
       notice_type: 'complete',
     })
+  })
+
+  it('offers Mark Complete from the start only, and says so before it', async () => {
+    const later = { ...podclub, id: 13, starts_at: fromNow(2 * HOUR) }
+    const { api } = await renderPanel({}, panelOf({ all_podclubs: [later] }))
+    const button = screen.getByRole('button', { name: 'Mark Complete' })
+    expect(button).toBeDisabled()
+    expect(button).toHaveAccessibleDescription('The Sound of a Shrinking Room from its start')
+    expect(api.callsTo('triggerNotice')).toEqual([])
+  })
+
+  it('asks before a notice more than an hour ahead, saying what it sends, and sends it confirmed', async () => {
+    const far = { ...podclub, location: 'zoom' as const, starts_at: fromNow(41 * 24 * HOUR) }
+    const { user, api } = await renderPanel(
+      {
+        triggerNotice: () =>
+          reply(triggerResponseSchema, {
+            data: { ...far, notice_sent_at: new Date().toISOString() },
+          }),
+      },
+      panelOf({ all_podclubs: [far] }),
+    )
+    await user.click(screen.getByRole('button', { name: 'Send Notice' }))
+    const dialog = await screen.findByRole('alertdialog', { name: 'Send the notice now?' })
+    expect(dialog).toHaveAccessibleDescription(
+      /^‘The Sound of a Shrinking Room’: It starts in 41 days \(.*\)\. Sending the notice now e-mails its podmeister and attendees the Zoom link and says it starts in 41 days\. The 1-week, 1-day and 10-minute reminders still go out on time\.$/,
+    )
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }))
+    expect(api.callsTo('triggerNotice')).toEqual([])
+
+    await user.click(screen.getByRole('button', { name: 'Send Notice' }))
+    await user.click(await screen.findByRole('button', { name: 'Yes, Send Notice' }))
+    await waitFor(() => expect(toastText()).toEqual(['10-minute notice sent successfully']))
+    expect(api.callsTo('triggerNotice')[0]?.body).toEqual({
+      podclub_pk: 12,
+      notice_type: 'min',
+      confirm: true,
+    })
+    // The automatic 10-minute reminder is still to come: its button stays, with the notice's date.
+    expect(screen.getByRole('button', { name: 'Send Notice' })).toBeEnabled()
+    expect(screen.getByText(/^notice sent /)).toBeInTheDocument()
   })
 
   it('lists the completed podclubs the server answers, in the columns of the upcoming table', async () => {
@@ -381,6 +430,39 @@ describe('control panel: loading, errors and empty lists', () => {
       }),
     ).toBeInTheDocument()
     expect(screen.getByRole('region', { name: 'Feedback' })).toHaveTextContent('a visitor')
+  })
+
+  it('pages the e-mail activity ten at a time, newest first', async () => {
+    const email_tracker = Array.from({ length: 23 }, (_, i) => ({
+      date_created: new Date(2026, 10, 20, 9, 59 - i).toISOString(),
+      email: `member${i + 1}@example.com`,
+      subject: `Message ${i + 1}`,
+      success: true,
+    }))
+    const { user } = await renderPanel({}, panelOf({ email_tracker }))
+    await user.click(screen.getByRole('tab', { name: 'e-mail & blasts' }))
+    const emails = screen.getByRole('region', { name: 'Recent email activity' })
+    const pager = screen.getByRole('navigation', { name: 'e-mail activity pages' })
+    const subjects = () =>
+      within(emails)
+        .getAllByRole('row')
+        .slice(1)
+        .map((r) => within(r).getAllByRole('cell')[2]!.textContent)
+    const newer = within(pager).getByRole('button', { name: '[ newer ]' })
+    const older = within(pager).getByRole('button', { name: '[ older ]' })
+    expect(subjects()).toEqual(Array.from({ length: 10 }, (_, i) => `Message ${i + 1}`))
+    expect(pager).toHaveTextContent('1–10 of 23, newest first')
+    expect(newer).toBeDisabled()
+
+    await user.click(older)
+    expect(subjects()[0]).toBe('Message 11')
+    await user.click(older)
+    expect(subjects()).toEqual(['Message 21', 'Message 22', 'Message 23'])
+    expect(pager).toHaveTextContent('21–23 of 23, newest first')
+    expect(older).toBeDisabled()
+    await user.click(newer)
+    expect(subjects()).toHaveLength(10)
+    expect(pager).toHaveTextContent('11–20 of 23')
   })
 
   it('generates invite codes and shows them', async () => {

@@ -27,6 +27,7 @@ const podclub: ControlPanelPodclub = {
   one_week_notice_sent: false,
   one_day_notice_sent: false,
   ten_min_notice_sent: false,
+  notice_sent_at: null,
 }
 
 /** The panel opened at one of its sections (?section=), as a link to it would. */

@@ -1,7 +1,7 @@
 import { render, screen, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import type { PodclubDetail } from '#contract/podclub-detail'
-import { PodclubDetailsCard, PodclubHeader } from './podclub-details'
+import { AttendeesCard, PodclubDetailsCard, PodclubHeader } from './podclub-details'
 
 function detail(overrides: Partial<PodclubDetail> = {}): PodclubDetail {
   return {
@@ -47,6 +47,30 @@ describe('the podclub details card', () => {
   it('offers no calendar file once the podclub is over', () => {
     render(<PodclubDetailsCard podclub={detail({ status: 'completed' })} />)
     expect(within(details()).queryByRole('link', { name: 'add to calendar' })).toBeNull()
+  })
+
+  it('shows who attended a completed podclub instead of its seats left', () => {
+    const done = detail({
+      status: 'completed',
+      seats_left: 7,
+      api_registered_usernames: {
+        reserved: [
+          { username: 'jon.b', cred: 2 },
+          { username: 'priya', cred: 1 },
+        ],
+      },
+    })
+    render(
+      <>
+        <PodclubDetailsCard podclub={done} />
+        <AttendeesCard podclub={done} />
+      </>,
+    )
+    expect(within(details()).queryByText('seats available')).toBeNull()
+    expect(within(details()).queryByText('7 seats left')).toBeNull()
+    const term = within(details()).getByText('attended')
+    expect(term.nextElementSibling).toHaveTextContent('maya.r (podmeister), jon.b and priya')
+    expect(screen.getByRole('heading', { name: '3 member(s) attended' })).toBeVisible()
   })
 
   it('shows how many wait on the seat waitlist, only when someone does', () => {

@@ -48,8 +48,19 @@ export function PodclubHeader({ podclub }: { podclub: PodclubDetail }) {
   )
 }
 
+/** Who took part in a completed podclub: 'maya.r (podmeister), jon.b and priya'. */
+function attendedLabel(podclub: PodclubDetail) {
+  const names = [
+    `${podclub.podmeister.username} (podmeister)`,
+    ...podclub.api_registered_usernames.reserved.map((a) => a.username),
+  ]
+  return names.length === 1
+    ? names[0]
+    : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`
+}
+
 /**
- * Date and time, location, seats, status, description, podmeister note and links. `seatAction`
+ * Date and time, location, seats (who attended, once completed), status, description, podmeister note and links. `seatAction`
  * (taking a seat, the podclubs feature's) goes right under the seats.
  */
 export function PodclubDetailsCard({
@@ -84,9 +95,19 @@ export function PodclubDetailsCard({
         </dd>
         <dt className="font-mono text-sm text-ink-muted">location</dt>
         <dd>{podclub.location ? LOCATIONS[podclub.location] : 'Online'}</dd>
-        <dt className="font-mono text-sm text-ink-muted">seats available</dt>
-        <dd>{seatsLabel(podclub.seats_left)}</dd>
-        {podclub.waitlist_count > 0 ? (
+        {podclub.status === 'upcoming' ? (
+          <>
+            <dt className="font-mono text-sm text-ink-muted">seats available</dt>
+            <dd>{seatsLabel(podclub.seats_left)}</dd>
+          </>
+        ) : null}
+        {podclub.status === 'completed' ? (
+          <>
+            <dt className="font-mono text-sm text-ink-muted">attended</dt>
+            <dd>{attendedLabel(podclub)}</dd>
+          </>
+        ) : null}
+        {podclub.status === 'upcoming' && podclub.waitlist_count > 0 ? (
           <>
             <dt className="font-mono text-sm text-ink-muted">seat waitlist</dt>
             <dd>{podclub.waitlist_count} waiting for a freed seat</dd>
@@ -141,13 +162,19 @@ export function PodclubDetailsCard({
   )
 }
 
-/** 'n member(s) attending': the podmeister first with a badge, then the others, cred in brackets. */
+/**
+ * 'n member(s) attending' ('attended' once completed): the podmeister first with a badge, then
+ * the others, cred in brackets.
+ */
 export function AttendeesCard({ podclub }: { podclub: PodclubDetail }) {
   const reserved = podclub.api_registered_usernames.reserved
   const total = reserved.length + 1
+  const verb = podclub.status === 'completed' ? 'attended' : 'attending'
   return (
     <Card aria-labelledby="attendees-title">
-      <CardTitle id="attendees-title">{total} member(s) attending</CardTitle>
+      <CardTitle id="attendees-title">
+        {total} member(s) {verb}
+      </CardTitle>
       <ul className="grid gap-2">
         <li className="flex flex-wrap items-center gap-2">
           <span className="font-mono">[{podclub.podmeister.profile.cred}]</span>

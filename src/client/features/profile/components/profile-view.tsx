@@ -50,12 +50,17 @@ function UpcomingItem({ podclub }: { podclub: ProfilePodclub }) {
   )
 }
 
+/** How the member took part, in the words of the counts above the list. */
+const ROLE_LABELS = { podmeister: 'hosted', attendee: 'attended' } as const
+
 function PastItem({ podclub }: { podclub: ProfilePodclub }) {
   return (
     <li className="flex flex-wrap items-center justify-between gap-2 border-b border-line pb-3 last:border-b-0 last:pb-0">
       <span>
         <span className="block font-semibold">{podclub.episode_title}</span>
-        <span className="text-sm text-ink-muted">{podclub.pretty_date}</span>
+        <span className="text-sm text-ink-muted">
+          {podclub.pretty_date} · {ROLE_LABELS[podclub.role]}
+        </span>
       </span>
       <Link
         to={`/podclubs/${podclub.id}`}
@@ -74,9 +79,10 @@ function PastItem({ podclub }: { podclub: ProfilePodclub }) {
  */
 export function ProfileView({ profile }: { profile: Profile }) {
   const { user } = profile
+  // The counts of the past podclubs below, by how the member took part; cred is their sum.
   const stats = [
-    { label: 'podclubs completed', value: user.profile.completed_podclub_count },
-    { label: 'times as podmeister', value: user.profile.completed_podmeister_count },
+    { label: 'podclubs attended', value: user.profile.completed_podclub_count },
+    { label: 'podclubs hosted', value: user.profile.completed_podmeister_count },
     { label: 'cred', value: user.profile.cred ?? 0 },
   ]
   return (
