@@ -121,7 +121,6 @@ function clientProject(test: {
   include: string[]
   exclude?: string[]
   isolate?: boolean
-  server?: { deps: { inline: true | RegExp[] } }
 }) {
   return {
     plugins: [react(), apiRoutes()],
@@ -216,13 +215,7 @@ export default defineConfig({
         include: ['src/client/**/*.test.{ts,tsx}'],
         exclude: FRESH_MODULES,
       }),
-      clientProject({
-        name: 'client-mocks',
-        include: FRESH_MODULES,
-        // Every package loaded afresh with the test's modules, React too: a test may render a
-        // page with one copy of React on the server's side and hydrate it with another.
-        server: { deps: { inline: true } },
-      }),
+      clientProject({ name: 'client-mocks', include: FRESH_MODULES }),
     ],
   },
 })
