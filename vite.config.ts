@@ -8,6 +8,7 @@ import react from '@vitejs/plugin-react'
 import { build as esbuild } from 'esbuild'
 import { defineConfig, runnerImport, type Plugin } from 'vite'
 import type { EndpointRegistry, routesOf as RoutesOf } from './src/contract/endpoint'
+import { pageHtml, type RenderModule } from './src/contract/page-render'
 
 const src = (dir: string) => fileURLToPath(new URL(`./src/${dir}/`, import.meta.url))
 
@@ -109,6 +110,78 @@ function earlyTaps(): Plugin {
   }
 }
 
+/** Where `npm run dev` runs the API (scripts/dev.mjs); the page's requests are proxied there. */
+const DEV_API_ORIGIN = process.env.DEV_API_ORIGIN ?? 'http://127.0.0.1:3000'
+
+/** A request for a page: a GET that accepts HTML, of an address that is not the API or a file. */
+function isPageRequest(method: string | undefined, url: string, accept: string | undefined) {
+  const pathname = url.split('?')[0] ?? ''
+  return (
+    method === 'GET' &&
+    !!accept?.includes('text/html') &&
+    !pathname.startsWith('/api/') &&
+    !pathname.startsWith('/@') &&
+    !/\.[a-z0-9]+$/i.test(pathname)
+  )
+}
+
+/**
+ * `npm run dev` renders pages on the server as production does (docs/decisions/027): Vite loads
+ * the render module from its sources (`ssrLoadModule`, fresh after every change), whose API
+ * requests go to the development API with the visitor's cookie, and the page is put into Vite's
+ * own index.html (with its client and fast refresh) by the same `pageHtml` as the server's.
+ */
+export function devServerRender(apiOrigin = DEV_API_ORIGIN): Plugin {
+  return {
+    name: 'podclub:dev-server-render',
+    apply: 'serve',
+    configureServer(server) {
+      server.middlewares.use((req, res, next) => {
+        const address = req.originalUrl ?? req.url ?? '/'
+        if (!isPageRequest(req.method, address, req.headers.accept)) return next()
+        const render = async () => {
+          const url = new URL(address, 'http://page.invalid')
+          const { renderPage } = (await server.ssrLoadModule('/entry-server.tsx')) as RenderModule
+          const cookies: string[] = []
+          const rendered = await renderPage(
+            url,
+            async (path, init) => {
+              const answer = await fetch(new URL(path, apiOrigin), {
+                ...init,
+                headers: {
+                  accept: 'application/json',
+                  ...(req.headers.cookie ? { cookie: req.headers.cookie } : {}),
+                  ...(req.headers['user-agent'] ? { 'user-agent': req.headers['user-agent'] } : {}),
+                },
+              })
+              cookies.push(...answer.headers.getSetCookie())
+              return answer
+            },
+            { signal: AbortSignal.timeout(10_000) },
+          )
+          if (rendered.kind === 'shell') return next()
+          if (cookies.length > 0) res.setHeader('set-cookie', cookies)
+          res.statusCode = rendered.status
+          if (rendered.kind === 'redirect') {
+            res.setHeader('location', rendered.location)
+            return res.end()
+          }
+          const template = await server.transformIndexHtml(
+            address,
+            await readFile(path.join(server.config.root, 'index.html'), 'utf8'),
+          )
+          res.setHeader('content-type', 'text/html; charset=utf-8')
+          res.end(pageHtml(template, rendered))
+        }
+        render().catch((error: unknown) => {
+          if (error instanceof Error) server.ssrFixStacktrace(error)
+          next(error)
+        })
+      })
+    },
+  }
+}
+
 const API_ROUTES_MODULE = 'virtual:api-routes'
 
 /** Reads the contract's declarations as they are now, with their own imports. */
@@ -190,7 +263,7 @@ export default defineConfig(({ isSsrBuild }) => ({
     react(),
     tailwindcss(),
     apiRoutes(),
-    ...(isSsrBuild ? [] : [earlyTaps(), precompress()]),
+    ...(isSsrBuild ? [] : [earlyTaps(), precompress(), devServerRender()]),
   ],
   resolve: {
     alias: [
@@ -221,6 +294,6 @@ export default defineConfig(({ isSsrBuild }) => ({
       },
   server: {
     port: 5173,
-    proxy: { '/api': 'http://127.0.0.1:3000', '/healthz': 'http://127.0.0.1:3000' },
+    proxy: { '/api': DEV_API_ORIGIN, '/healthz': DEV_API_ORIGIN },
   },
 }))

@@ -30,3 +30,24 @@ export type RenderOptions = {
 export type RenderModule = {
   renderPage: (url: URL, send: ApiTransport, options: RenderOptions) => Promise<RenderedPage>
 }
+
+/** Where the page's template takes the rendered screen. */
+export const ROOT_ELEMENT = '<div id="root"></div>'
+const TITLE = /<title>[^<]*<\/title>/
+
+/**
+ * The page `template` (the built or the development index.html) with a rendered screen in it:
+ * React's title in place of the template's, its other hoisted tags at the end of the head, the
+ * screen in #root and the state after it. Replaced by functions: a `$` in what members wrote is
+ * text, not a replacement pattern.
+ */
+export function pageHtml(
+  template: string,
+  rendered: Extract<RenderedPage, { kind: 'page' }>,
+): string {
+  const title = TITLE.exec(rendered.head)?.[0]
+  return template
+    .replace(TITLE, (own) => title ?? own)
+    .replace('</head>', () => `${rendered.head.replace(TITLE, '')}</head>`)
+    .replace(ROOT_ELEMENT, () => `<div id="root">${rendered.body}</div>${rendered.stateScript}`)
+}

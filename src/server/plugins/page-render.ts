@@ -2,7 +2,13 @@ import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { pathToFileURL } from 'node:url'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import type { ApiTransport, RenderedPage, RenderModule } from '#contract/page-render'
+import {
+  pageHtml,
+  ROOT_ELEMENT,
+  type ApiTransport,
+  type RenderedPage,
+  type RenderModule,
+} from '#contract/page-render'
 import { encode, pickEncoding } from '../lib/content-encoding'
 import { REQUEST_ID_HEADER } from './request-id'
 
@@ -27,8 +33,6 @@ function rejectedOnAbort(signal: AbortSignal): Promise<never> {
   })
 }
 
-const ROOT = '<div id="root"></div>'
-const TITLE = /<title>[^<]*<\/title>/
 
 /** A page drawn per request is compressed per request: quickly, not as tightly as the build. */
 async function compressed(request: FastifyRequest, reply: FastifyReply, html: string) {
@@ -62,7 +66,9 @@ export async function createPageRenderer(
     return null
   }
   const page = await readFile(template, 'utf8')
-  if (!page.includes(ROOT)) throw new Error(`${template} has no ${ROOT} to draw the page into`)
+  if (!page.includes(ROOT_ELEMENT)) {
+    throw new Error(`${template} has no ${ROOT_ELEMENT} to render the page into`)
+  }
 
   return {
     async send(request, reply) {
@@ -122,12 +128,7 @@ export async function createPageRenderer(
         await reply.redirect(rendered.location, rendered.status)
         return true
       }
-      // Replaced by functions: a `$` in what members wrote is text, not a replacement pattern.
-      const title = TITLE.exec(rendered.head)?.[0]
-      const html = page
-        .replace(TITLE, (own) => title ?? own)
-        .replace('</head>', () => `${rendered.head.replace(TITLE, '')}</head>`)
-        .replace(ROOT, () => `<div id="root">${rendered.body}</div>${rendered.stateScript}`)
+      const html = pageHtml(page, rendered)
       reply.code(rendered.status).type('text/html; charset=utf-8')
       await reply.send(await compressed(request, reply, html))
       return true
