@@ -234,10 +234,7 @@ async function drive(options: Options) {
       if (res.status !== 200) throw new Error(`seat change ${change} answered ${res.status}`)
       await Promise.all(
         streams.map(async (s, i) => {
-          const arrived = await s.next(
-            (e) => isSeatChange(e) && Number(e.id) > seen[i]!,
-            10_000,
-          )
+          const arrived = await s.next((e) => isSeatChange(e) && Number(e.id) > seen[i]!, 10_000)
           latencies.push(arrived.receivedAt - sentAt)
         }),
       )

@@ -67,11 +67,14 @@ describe('GET /metrics', () => {
     ['x-forwarded-proto', 'https'],
     ['true-client-ip', '203.0.113.9'],
     ['cf-connecting-ip', '203.0.113.9'],
-  ])('refuses a loopback request carrying %s: a proxy on this machine passed it on', async (name, value) => {
-    const res = await scrape(open, { headers: { [name]: value } })
-    expect(res.statusCode, res.body).toBe(403)
-    expect(res.body).not.toContain('podclub_')
-  })
+  ])(
+    'refuses a loopback request carrying %s: a proxy on this machine passed it on',
+    async (name, value) => {
+      const res = await scrape(open, { headers: { [name]: value } })
+      expect(res.statusCode, res.body).toBe(403)
+      expect(res.body).not.toContain('podclub_')
+    },
+  )
 
   it('with METRICS_TOKEN, answers that bearer token from anywhere, and nothing else', async () => {
     const right = { authorization: `Bearer ${TOKEN}` }

@@ -51,7 +51,10 @@ describe('networkOf', () => {
 describe('TRUST_PROXY', () => {
   const METRICS_TOKEN = 'metrics-token-0123456789'
   it('with a hop count, a client cannot pick its own address through X-Forwarded-For', async () => {
-    const proxied = await buildTestApp({ rateLimits: true, env: { TRUST_PROXY: '1', METRICS_TOKEN } })
+    const proxied = await buildTestApp({
+      rateLimits: true,
+      env: { TRUST_PROXY: '1', METRICS_TOKEN },
+    })
     try {
       const attempt = (forwardedFor: string) =>
         createAgent(proxied.app, { ip: '127.0.0.1' }).post(

@@ -59,7 +59,10 @@ describe('a server process under more live streams than it has files for', () =>
       statuses.push(await tryStream(server.base, from))
     }
     expect(statuses.filter((s) => s === 200)).toHaveLength(cap)
-    expect(statuses.slice(cap).every((s) => s === 503), String(statuses.slice(cap))).toBe(true)
+    expect(
+      statuses.slice(cap).every((s) => s === 503),
+      String(statuses.slice(cap)),
+    ).toBe(true)
 
     // Health, the feed and whoami still answer, and the refusals were counted and logged.
     expect(await answers(`${server.base}/healthz`)).toBe(200)

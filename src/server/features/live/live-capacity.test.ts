@@ -52,7 +52,10 @@ describe('GET /events/ at the caps', () => {
   }
   const refusals = async (reason: string) => {
     const text = (await t.app.metrics.render()).text
-    const line = new RegExp(`^podclub_live_streams_refused_total\\{reason="${reason}"\\} (\\d+)$`, 'm')
+    const line = new RegExp(
+      `^podclub_live_streams_refused_total\\{reason="${reason}"\\} (\\d+)$`,
+      'm',
+    )
     return Number(line.exec(text)?.[1] ?? 0)
   }
 
