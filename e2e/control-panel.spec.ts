@@ -409,6 +409,7 @@ test.describe('control panel with podclubs', () => {
 
   test('on a phone each section fits the screen, rows and all, and the sections are tabs the address remembers', async ({
     page,
+    playwright,
   }) => {
     await page.setViewportSize({ width: 375, height: 800 })
     await openPanel(page)
@@ -476,7 +477,25 @@ test.describe('control panel with podclubs', () => {
     await expect(page.getByRole('heading', { name: 'Feedback', exact: true })).toBeVisible()
 
     // At desktop width, each section is a screen or so, not one column of all of them, and no
-    // table is cut at its edge: not even by a title of one long word.
+    // table is cut at its edge: not even by a title of one long word and a podmeister whose name
+    // is 24 letters without a break.
+    const signup = await playwright.request.newContext({ baseURL: demoUrl })
+    await signup.get('/api/v1/whoami/')
+    const token = (await signup.storageState()).cookies.find((c) => c.name === 'csrftoken')!.value
+    const longName = `wide.${Date.now().toString(36)}`.padEnd(24, 'x')
+    const joined = await signup.post('/api/v1/signup/', {
+      headers: { 'X-CSRFToken': token },
+      data: {
+        username: longName,
+        email: `${longName}@example.com`,
+        password: 'password-e2e-1',
+        inviteCode: e2e.clubCode,
+        city: 'Brooklyn',
+        source: 'e2e',
+      },
+    })
+    expect(joined.status(), await joined.text()).toBe(201)
+    await signup.dispose()
     const csrf = (await page.context().cookies()).find((c) => c.name === 'csrftoken')!.value
     const created = await page.request.post(`${demoUrl}/api/v1/controlpanel/podclubs/`, {
       headers: { 'X-CSRFToken': csrf },
@@ -491,7 +510,7 @@ test.describe('control panel with podclubs', () => {
         description: 'A long enough description of the episode for the club to read first.',
         podmeisterNote: 'A long enough note from the podmeister about why this one is good.',
         location: 'zoom',
-        podmeister: 'maya.r',
+        podmeister: longName,
       },
     })
     expect(created.status(), await created.text()).toBe(201)

@@ -95,6 +95,8 @@ test.describe('podclub detail', () => {
     await expect(post).toBeDisabled()
     const long = `${Array.from({ length: 40 }, (_, i) => `word${i}`).join(' ')} https://example.com/more`
     await field.fill(long)
+    // The button at the foot of the screen, where a thumb reaches it.
+    await post.evaluate((el) => el.scrollIntoView({ block: 'end' }))
     await post.click()
     const posted = page.getByText('Hindsight submitted successfully', { exact: true })
     await expect(posted).toBeVisible()
