@@ -174,7 +174,7 @@ export async function openInPageRouter(page: Page, path: string) {
 
 /**
  * Logs in and opens `path` (the feed unless told): for journeys about what a member does once in.
- * The login screen's own journeys walk it with `loginThroughPage`; drawing it again for every
+ * The login screen's own journeys walk it with `loginThroughPage`; rendering it again for every
  * other journey cost a page load each.
  */
 export async function logIn(page: Page, username: string, password: string, path = '/home') {

@@ -2,8 +2,8 @@ import type { Browser, BrowserContextOptions } from '@playwright/test'
 import { createPodclub, DEMO_PASSWORD, expect, logInRequest, test } from './fixtures'
 
 /**
- * The first screen the server draws (docs/decisions/023): its content is in the HTML, before and
- * without the page's code, and the browser takes it over without drawing it again (any hydration
+ * The first screen the server renders (docs/decisions/023): its content is in the HTML, before and
+ * without the page's code, and the browser hydrates it without rendering it again (any hydration
  * error fails the spec through the fixture's page-error check).
  */
 
@@ -12,7 +12,7 @@ function withoutScripts(browser: Browser, storageState?: BrowserContextOptions['
   return browser.newContext({ javaScriptEnabled: false, storageState })
 }
 
-test.describe('pages drawn on the server', () => {
+test.describe('server-rendered pages', () => {
   test('a visitor gets the feed, a podclub, about and login as HTML, titled, before any script', async ({
     browser,
     playwright,
@@ -48,7 +48,7 @@ test.describe('pages drawn on the server', () => {
     await context.close()
   })
 
-  test("a member's pages are drawn for them, and a visitors' page sends them home", async ({
+  test("a member's pages are rendered for them, and a visitors' page sends them home", async ({
     browser,
     page,
   }) => {

@@ -1,7 +1,7 @@
 import { buildPath, type PathParamName } from './path'
 
 /*
- * The page's own addresses, written once: the client router draws them, the server answers
+ * The page's own addresses, written once: the client router renders them, the server answers
  * them with the page and masks their secrets in its log, and the links podclub hands out (in
  * e-mails, calendar entries, share texts and the admin's console) are built from them. The
  * server puts APP_URL in front of a link (server/lib/links.ts), the page its own address.

@@ -51,7 +51,7 @@ export type BuildAppOptions = {
   serveClient?: boolean
   /** Where the built page is; dist/client unless a test brings its own. */
   clientDir?: string
-  /** The module that draws a page's first screen (`renderModuleFile`, main.ts); without one, or
+  /** The module that renders a page's first screen (`renderModuleFile`, main.ts); without one, or
    * when the build has none, every page address gets the shell. */
   renderModule?: string
   /** Tests only: routes added inside the API scope, after the features, to see what it adds. */

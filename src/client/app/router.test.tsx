@@ -15,13 +15,13 @@ const screenCalls: Handlers = {
 }
 
 describe('route table', () => {
-  it("draws exactly the contract's page addresses (the server masks their secrets in its log)", () => {
+  it("routes exactly the contract's page addresses (the server masks their secrets in its log)", () => {
     const paths = (routes: RouteObject[]): string[] =>
       routes.flatMap((r) => [...(r.path ? [r.path] : []), ...paths(r.children ?? [])])
-    const drawn = paths(createAppRoutes(createTestQueryClient(), 'browser')).filter(
+    const routed = paths(createAppRoutes(createTestQueryClient(), 'browser')).filter(
       (p) => p !== '*',
     )
-    expect(drawn.sort()).toEqual(pageRoutes.map((page) => page.path).sort())
+    expect(routed.sort()).toEqual(pageRoutes.map((page) => page.path).sort())
   })
 
   it.each([

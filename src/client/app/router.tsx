@@ -20,7 +20,7 @@ import { AppLoading, RootLayout } from './routes/root'
 type Access = 'everyone' | 'visitors' | 'members' | 'superusers'
 
 /**
- * What a screen reads for its first paint, asked for with the session when the server draws the
+ * What a screen reads for its first paint, asked for with the session when the server renders the
  * page (entry-server.tsx), so its HTML holds the content. The browser does not ask ahead: the
  * screen asks when it mounts, as it always does, and a query the server answered is already in
  * the cache it hands over.
@@ -63,14 +63,14 @@ type RouteOptions = {
   /** The queries its first paint reads (see ScreenData). */
   screenData?: ScreenData
   /**
-   * The server draws its HTML (entry-server.tsx), so its content shows before the page's code
+   * The server renders its HTML (entry-server.tsx), so its content shows before the page's code
    * has loaded. Only for screens whose first paint depends on nothing but the address, the
    * session and the API: not on what this browser stored, nor on a step in progress.
    */
   serverRendered?: boolean
 }
 
-/** A route's `handle`: what the server reads to decide whether it draws the page. */
+/** A route's `handle`: what the server reads to decide whether it renders the page. */
 export type RouteHandle = { serverRendered: boolean }
 
 // Read by the server before it renders (createAppRoutes' `side`); the browser's screens ask for the
@@ -117,7 +117,7 @@ const profile: ScreenData = async (queryClient) => {
 
 export type HomeLoaderData = {
   skipSplash: boolean
-  /** This visit's random touches (seeded-random.ts): the same when the browser takes over. */
+  /** This visit's random touches (seeded-random.ts): the same when the browser hydrates the page. */
   seed: number
 }
 

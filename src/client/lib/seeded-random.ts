@@ -1,7 +1,7 @@
 /**
  * Numbers in [0, 1) that look random and repeat for the same seed (mulberry32). A page the
- * server draws picks its random touches (a tagline, where sparkles sit) from a seed it hands the
- * browser, which then draws the same ones when it takes the page over.
+ * server renders picks its random touches (a tagline, where sparkles sit) from a seed it hands the
+ * browser, which then renders the same ones when it hydrates the page.
  */
 export function seededRandom(seed: number): () => number {
   let state = seed >>> 0

@@ -8,7 +8,7 @@ import { buildApp, type App } from '../app'
 import { buildTestApp, createAgent, createUser, type TestApp } from '../testing/test-app'
 
 /**
- * How the server sends a page whose first screen the build's render module draws: the module's
+ * How the server sends a page whose first screen the build's render module renders: the module's
  * API requests reach the app's own routes as the visitor, what they set comes along, and any
  * trouble with the module gives the shell, never an error page. The module here is a small
  * stand-in with the build's interface (src/client/entry-server.tsx); the real one is exercised
@@ -34,7 +34,7 @@ export async function renderPage(url, send, { signal }) {
     kind: 'page',
     status: 200,
     head: '<title>$& and $1 · podclub</title><meta name="robots" content="noindex">',
-    body: '<main><p>drawn for ' + who + " at " + url.pathname + url.search + "</p><p>$' $&</p></main>",
+    body: '<main><p>rendered for ' + who + " at " + url.pathname + url.search + "</p><p>$' $&</p></main>",
     stateScript: '<script type="application/json" id="server-state">{"at":"' + url.pathname + '"}</script>',
   }
 }
@@ -65,7 +65,7 @@ afterAll(async () => {
 const get = (url: string, headers: Record<string, string> = {}) =>
   page.inject({ method: 'GET', url, headers })
 
-describe('a page drawn on the server', () => {
+describe('a page rendered on the server', () => {
   it("puts the screen into the shell's #root, its title and tags into the head, and the state after it", async () => {
     const res = await get('/somewhere?x=1')
     expect(res.statusCode).toBe(200)
@@ -78,17 +78,17 @@ describe('a page drawn on the server', () => {
     )
     expect(res.body.match(/<title>/g)).toHaveLength(1)
     expect(res.body).toContain(
-      '<div id="root"><main><p>drawn for a visitor at /somewhere?x=1</p><p>$\' $&</p></main></div><script type="application/json" id="server-state">{"at":"/somewhere"}</script></body>',
+      '<div id="root"><main><p>rendered for a visitor at /somewhere?x=1</p><p>$\' $&</p></main></div><script type="application/json" id="server-state">{"at":"/somewhere"}</script></body>',
     )
   })
 
-  it("asks the API as the visitor: a member's page is drawn for them", async () => {
+  it("asks the API as the visitor: a member's page is rendered for them", async () => {
     const user = await createUser(t)
     const agent = createAgent(page)
     await agent.login(user.username, user.password)
     const res = await agent.get('/somewhere')
     expect(res.statusCode).toBe(200)
-    expect(res.body).toContain(`drawn for ${user.username} at /somewhere`)
+    expect(res.body).toContain(`rendered for ${user.username} at /somewhere`)
   })
 
   it('passes on the cookies the API set: a new visitor gets the CSRF cookie with the page', async () => {
@@ -107,15 +107,15 @@ describe('a page drawn on the server', () => {
     const br = await get('/somewhere', { 'accept-encoding': 'gzip, br' })
     expect(br.headers['content-encoding']).toBe('br')
     expect(br.headers.vary).toContain('accept-encoding')
-    expect(brotliDecompressSync(br.rawPayload).toString()).toContain('drawn for a visitor')
+    expect(brotliDecompressSync(br.rawPayload).toString()).toContain('rendered for a visitor')
     const gzip = await get('/somewhere', { 'accept-encoding': 'br;q=0, gzip' })
     expect(gzip.headers['content-encoding']).toBe('gzip')
     const none = await get('/somewhere', { 'accept-encoding': 'br;q=0, gzip;q=0.0' })
     expect(none.headers['content-encoding']).toBeUndefined()
-    expect(none.body).toContain('drawn for a visitor')
+    expect(none.body).toContain('rendered for a visitor')
   })
 
-  it('sends the shell as it is for a screen the browser draws, a failed or a slow render, and HEAD', async () => {
+  it('sends the shell as it is for a screen the browser renders, a failed or a slow render, and HEAD', async () => {
     for (const url of ['/shell', '/throws', '/hangs']) {
       const res = await get(url)
       expect(res.statusCode, url).toBe(200)

@@ -13,8 +13,8 @@ import { encode, pickEncoding } from '../lib/content-encoding'
 import { REQUEST_ID_HEADER } from './request-id'
 
 /**
- * The first screen drawn on the server (docs/decisions/023): the build's render module
- * (src/client/entry-server.tsx, built into dist/render) draws a page's HTML with the same routes
+ * The first screen rendered on the server (docs/decisions/023, 027): the build's render module
+ * (src/client/entry-server.tsx, built into dist/render) renders a page's HTML with the same routes
  * and components as the browser; its API requests go to this server's own routes through
  * `app.inject`, with the visitor's cookie and address, so every rule of the API applies as if
  * the browser had asked.
@@ -33,8 +33,7 @@ function rejectedOnAbort(signal: AbortSignal): Promise<never> {
   })
 }
 
-
-/** A page drawn per request is compressed per request: quickly, not as tightly as the build. */
+/** A page rendered per request is compressed per request: quickly, not as tightly as the build. */
 async function compressed(request: FastifyRequest, reply: FastifyReply, html: string) {
   const encoding = pickEncoding(request.headers['accept-encoding'])
   reply.header('vary', 'accept-encoding')
@@ -44,7 +43,7 @@ async function compressed(request: FastifyRequest, reply: FastifyReply, html: st
 }
 
 export type PageRenderer = {
-  /** Sends the page drawn for this request; false when the shell is to be sent instead. */
+  /** Sends the page rendered for this request; false when the shell is to be sent instead. */
   send: (request: FastifyRequest, reply: FastifyReply) => Promise<boolean>
 }
 
@@ -58,7 +57,7 @@ export async function createPageRenderer(
   try {
     ;({ renderPage } = (await import(pathToFileURL(renderModule).href)) as RenderModule)
   } catch (err) {
-    // A broken build of the render module: every page is drawn by the browser, as before.
+    // A broken build of the render module: every page is rendered by the browser, as before.
     app.log.error(
       { err, renderModule },
       'cannot load the render module; pages start from the shell',

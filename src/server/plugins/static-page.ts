@@ -22,15 +22,15 @@ export type StaticPageOptions = {
   serve: boolean
   /** The build's folder, with index.html at its root. */
   clientDir: string
-  /** The build's module that draws a page's first screen on the server (page-render.ts). */
+  /** The build's module that renders a page's first screen on the server (page-render.ts). */
   renderModule: string | undefined
 }
 
 /**
  * The built page: its files as the build wrote them (pre-compressed, see docs/decisions/007), and
- * for every other GET of a page address the page with its first screen drawn on the server
- * (page-render.ts) or, for a screen the browser draws, index.html as it is, which the client
- * router draws (its own not-found page included). Whatever else nothing answered is a 404 in the
+ * for every other GET of a page address the page with its first screen rendered on the server
+ * (page-render.ts) or, for a screen the browser renders, index.html as it is, which the client
+ * router renders (its own not-found page included). Whatever else nothing answered is a 404 in the
  * API's error shape.
  */
 export const staticPagePlugin = fp<StaticPageOptions>(

@@ -29,7 +29,7 @@ function subscribeVisibility(onChange: () => void) {
  */
 export function useAnimationGate<T extends Element>() {
   const ref = useRef<T>(null)
-  // Still in the server's HTML and while the browser takes it over; then as the observer says, and
+  // Still in the server's HTML and while the browser hydrates it; then as the observer says, and
   // without IntersectionObserver (old browsers, tests) the element counts as on screen.
   const isHydrated = useIsHydrated()
   const hasObserver = typeof IntersectionObserver !== 'undefined'
