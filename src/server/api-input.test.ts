@@ -129,46 +129,53 @@ describe('every endpoint refuses bad input without a 5xx', () => {
     ).toBe(true)
   })
 
+  // Every endpoint, many inputs each, logged in again after each logout: seconds on a quiet
+  // machine, several times that while the other suites share its two cores.
+  const FUZZ_TIMEOUT_MS = 60_000
   for (const role of ['visitor', 'member', 'operator'] as const) {
-    it(`as ${role === 'operator' ? 'an' : 'a'} ${role}`, async () => {
-      const { agent, stayLoggedIn } = await agentAs(role)
-      for (const op of operations) {
-        await fc.assert(
-          fc.asyncProperty(
-            pathParam,
-            fc.oneof(
-              bodyFor(op.fields).map((b) => ({ json: b })),
-              rawBody.map((r) => ({ raw: r })),
+    it(
+      `as ${role === 'operator' ? 'an' : 'a'} ${role}`,
+      async () => {
+        const { agent, stayLoggedIn } = await agentAs(role)
+        for (const op of operations) {
+          await fc.assert(
+            fc.asyncProperty(
+              pathParam,
+              fc.oneof(
+                bodyFor(op.fields).map((b) => ({ json: b })),
+                rawBody.map((r) => ({ raw: r })),
+              ),
+              async (param, input) => {
+                // The logout endpoint is one of those tried: log in again, or every route after
+                // it would answer 401 before reading its input.
+                await stayLoggedIn()
+                const url = urlFor(op.path, param)
+                const res =
+                  'json' in input
+                    ? await agent.request(url, {
+                        method: op.method as 'GET',
+                        ...(op.method === 'GET' ? {} : { body: input.json }),
+                      })
+                    : await agent.request(url, {
+                        method: op.method as 'GET',
+                        ...(op.method === 'GET'
+                          ? {}
+                          : { body: input.raw, headers: { 'content-type': 'application/json' } }),
+                      })
+                if (res.statusCode >= 500) {
+                  throw new Error(`${op.method} ${url} answered ${res.statusCode}: ${res.body}`)
+                }
+                // A member or an operator reaches the route's input checks and its service.
+                if (role !== 'visitor') expect(res.statusCode, `${op.method} ${url}`).not.toBe(401)
+                expect(res.body).not.toMatch(/at .+\.ts:\d+|Failed query|params:/)
+              },
             ),
-            async (param, input) => {
-              // The logout endpoint is one of those tried: log in again, or every route after
-              // it would answer 401 before reading its input.
-              await stayLoggedIn()
-              const url = urlFor(op.path, param)
-              const res =
-                'json' in input
-                  ? await agent.request(url, {
-                      method: op.method as 'GET',
-                      ...(op.method === 'GET' ? {} : { body: input.json }),
-                    })
-                  : await agent.request(url, {
-                      method: op.method as 'GET',
-                      ...(op.method === 'GET'
-                        ? {}
-                        : { body: input.raw, headers: { 'content-type': 'application/json' } }),
-                    })
-              if (res.statusCode >= 500) {
-                throw new Error(`${op.method} ${url} answered ${res.statusCode}: ${res.body}`)
-              }
-              // A member or an operator reaches the route's input checks and its service.
-              if (role !== 'visitor') expect(res.statusCode, `${op.method} ${url}`).not.toBe(401)
-              expect(res.body).not.toMatch(/at .+\.ts:\d+|Failed query|params:/)
-            },
-          ),
-          { numRuns: 40 },
-        )
-      }
-    })
+            { numRuns: 40 },
+          )
+        }
+      },
+      FUZZ_TIMEOUT_MS,
+    )
   }
 })
 

@@ -59,7 +59,9 @@ export function setSecurityHeaders(reply: FastifyReply, { hsts }: SecurityHeader
   if (hsts) reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains')
   // A 304 carries no body and no content type; the browser merges its headers into the copy it
   // kept, so a policy here would replace the page's own. It keeps the one it stored.
-  if (!reply.hasHeader('content-security-policy') && reply.statusCode !== 304) {
+  if (reply.statusCode === 304) {
+    reply.removeHeader('content-security-policy')
+  } else if (!reply.hasHeader('content-security-policy')) {
     const isHtml = String(reply.getHeader('content-type') ?? '').startsWith('text/html')
     reply.header('content-security-policy', isHtml ? PAGE_CSP : NON_PAGE_CSP)
   }
