@@ -59,10 +59,14 @@ test('a press before the page runs is carried out, on the feed and on a podclub 
       path === '/home' ? page.getByRole('article', { name: podclub.title }) : page.getByRole('main')
     const button = where.getByRole('button', { name: label })
     await button.waitFor({ state: 'visible' })
-    // Where a person would see it: a card low in the feed is scrolled to first.
+    // Where a person would see it: a card low in the feed is scrolled to first, and the page is
+    // scrolled a little in any case, which hydrating it must not undo.
     await button.scrollIntoViewIfNeeded()
+    await page.mouse.wheel(0, 40)
     const box = (await button.boundingBox())!
     await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2)
+    const scrolledTo = await page.evaluate(() => window.scrollY)
+    expect(scrolledTo, 'the page was scrolled before it ran').toBeGreaterThan(0)
     pressedEarly += await page.evaluate(
       () => (window as unknown as { pressesBeforeReady: number }).pressesBeforeReady,
     )
@@ -79,6 +83,9 @@ test('a press before the page runs is carried out, on the feed and on a podclub 
     if (label === '[ cancel ]') {
       await expect(where.getByRole('button', { name: '[ register ]' })).toBeVisible()
     }
+    // Hydrating did not send the page back to its top: what was pressed is still in view.
+    expect(await page.evaluate(() => window.scrollY), 'the page kept its place').toBeGreaterThan(0)
+    if (path === '/home') await expect(where).toBeInViewport()
   }
   // Presses came before the pages ran (else this tested nothing), and each counted once: six
   // presses, three seats taken and three given back, so none is held now.

@@ -71,7 +71,11 @@ function answers(user: SessionUser | null, handlers: Handlers = {}): Handlers {
                 chatlog: '',
               }),
             })
-          : replyError(404, { detail: 'Not found.' }),
+          : request.params.podclubId === '10'
+            ? reply(getPodclubDetailResponseSchema, {
+                data: detail({ id: 10, status: 'completed' }),
+              })
+            : replyError(404, { detail: 'Not found.' }),
     getProfile: () => reply(getProfileResponseSchema, { data: profile }),
     ...handlers,
   }
@@ -157,11 +161,20 @@ describe('a server-rendered page hydrates without a mismatch', () => {
     ['/profile', member],
     ['/no-such-page', null],
     ['/podclubs/404', member],
+    ['/podclubs/10', member],
+    ['/podclubs/10', null],
   ] as const)('%s as %s', async (path, user) => {
     const { page, recovered } = await renderOnServerAndHydrate(path, user)
     expect(recovered).toEqual([])
     // The server's answer says what the page is.
-    const expected = path === '/no-such-page' || path === '/podclubs/404' ? 404 : 200
+    const expected =
+      path === '/no-such-page' || path === '/podclubs/404'
+        ? 404
+        : path === '/podclubs/10'
+          ? user
+            ? 403
+            : 401
+          : 200
     expect(page.kind === 'page' && page.status).toBe(expected)
   })
 

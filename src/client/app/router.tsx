@@ -13,7 +13,8 @@ import { newSeed } from '#client/lib/seeded-random'
 import { isNotFoundError, setUnauthorizedHandler } from '#client/lib/api-client'
 import { handleSessionExpired, loadUser } from '#client/lib/auth'
 import { loginPath } from '#client/lib/login-path'
-import { PODCLUB_GATE } from '#client/features/podclub-detail/lib/gate'
+import { PODCLUB_GATE, PODCLUB_GATE_LOGIN } from '#client/features/podclub-detail/lib/gate'
+import type { Refusal } from '#client/components/errors/route-error-boundary'
 import { AppLoading, RootLayout } from './routes/root'
 
 /** Who may open a route (spec 2 §2, route table). Everyone else is sent to /home. */
@@ -99,14 +100,17 @@ const podclubDetail: ScreenData = async (queryClient, params) => {
     throw data(null, { status: 404, statusText: 'Not Found' })
   }
   // A completed podclub whose discussion the viewer may not read (spec 2 §4, the gate): a
-  // visitor logs in and comes back; a member who did not attend is told so, with 403.
+  // visitor is asked to log in and come back (401); a member who did not attend is told so and
+  // goes home (403). The page says it without scripts; with them it toasts and moves on.
   const podclub = detail.status === 'fulfilled' ? detail.value : undefined
   if (podclub?.status === 'completed' && podclub.hindsights === undefined) {
-    if (!(await loadUser(queryClient))) throw redirect(loginPath(`/podclubs/${podclub.id}`))
-    throw data(
-      { description: PODCLUB_GATE.description },
-      { status: 403, statusText: PODCLUB_GATE.title },
-    )
+    const isVisitor = !(await loadUser(queryClient))
+    const gate = isVisitor ? PODCLUB_GATE_LOGIN : PODCLUB_GATE
+    const refusal: Refusal = {
+      description: gate.description,
+      to: isVisitor ? loginPath(`/podclubs/${podclub.id}`) : pages.home.path,
+    }
+    throw data(refusal, { status: isVisitor ? 401 : 403, statusText: gate.title })
   }
 }
 

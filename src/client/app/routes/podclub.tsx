@@ -10,7 +10,7 @@ import {
   PodclubHeader,
 } from '#client/features/podclub-detail/components/podclub-details'
 import { SeatAction } from '#client/features/podclubs/components/seat-action'
-import { PODCLUB_GATE } from '#client/features/podclub-detail/lib/gate'
+import { PODCLUB_GATE, PODCLUB_GATE_LOGIN } from '#client/features/podclub-detail/lib/gate'
 import { isNotFoundError } from '#client/lib/api-client'
 import { useUser } from '#client/lib/auth'
 import { AfterHydration } from '#client/lib/hydration'
@@ -46,10 +46,7 @@ export default function PodclubRoute() {
     // A visitor may be an attendee who is not logged in (a link from an e-mail): they log in
     // and come back here.
     if (!user) {
-      toast({
-        title: 'Log in to see this discussion',
-        description: 'Its hindsights and chat log are for the members who took part.',
-      })
+      toast(PODCLUB_GATE_LOGIN)
       void navigate(loginPath(`/podclubs/${id}`), { replace: true })
       return
     }

@@ -17,7 +17,7 @@ export function RootLayout() {
   const logout = useLogout()
   useLiveUpdates(user?.username ?? null)
 
-  useEffect(() => scrollForNavigation(location.hash), [location.key, location.hash])
+  useScrollOnNavigation(location.key, location.hash)
   useEffect(markPageReady, [])
   useFocusMainOnNavigation(location.pathname)
 
@@ -34,6 +34,22 @@ export function RootLayout() {
       <Outlet />
     </AppLayout>
   )
+}
+
+/**
+ * Each navigation scrolls to the top or to its anchor (spec 2 §2); the page's first load does not:
+ * the browser has placed it already, and a server-rendered page may have been scrolled before it
+ * hydrated, which must not jump back.
+ */
+function useScrollOnNavigation(key: string, hash: string) {
+  const isFirstLoad = useRef(true)
+  useEffect(() => {
+    if (isFirstLoad.current) {
+      isFirstLoad.current = false
+      return
+    }
+    return scrollForNavigation(hash)
+  }, [key, hash])
 }
 
 // Screen-reader users otherwise stay on the link they followed, now gone, and hear nothing of

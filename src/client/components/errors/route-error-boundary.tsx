@@ -47,7 +47,9 @@ function isNotFound(error: unknown) {
 export function RouteErrorBoundary() {
   const error = useRouteError()
   if (isNotFound(error)) return <NotFoundPage />
-  if (isRouteErrorResponse(error) && error.status === 403) return <ForbiddenPage error={error} />
+  if (isRouteErrorResponse(error) && (error.status === 401 || error.status === 403)) {
+    return <RefusedPage error={error} />
+  }
   return (
     <div role="alert" className="grid max-w-prose gap-4">
       <ErrorContent error={error} home={<Link to="/home">Go Home</Link>} />
@@ -66,28 +68,39 @@ export function RootErrorBoundary() {
   )
 }
 
+/** What a route says with a 401 or 403 answer: why, and where the viewer goes from here. */
+export type Refusal = { description: string; to: string }
+
+function refusalOf(data: unknown): Refusal | null {
+  if (typeof data !== 'object' || data === null) return null
+  const { description, to } = data as Partial<Refusal>
+  return typeof description === 'string' && typeof to === 'string' ? { description, to } : null
+}
+
 /**
- * A page the viewer may not see (403, the completed-podclub gate): what the server said, with
- * the way home, so it reads the same without the page's code. Once the page runs, it says so in
- * a toast and goes home, as the spec has it (spec 2 §4).
+ * A page the viewer may not see yet (401: log in first) or at all (403: the completed-podclub
+ * gate): what the server said, with the way on, so it reads the same without the page's code.
+ * Once the page runs it says so in a toast and goes there, as the spec has it (spec 2 §4).
  */
-function ForbiddenPage({ error }: { error: { statusText: string; data: unknown } }) {
+function RefusedPage({ error }: { error: { status: number; statusText: string; data: unknown } }) {
   const navigate = useNavigate()
-  const description =
-    typeof error.data === 'object' && error.data !== null && 'description' in error.data
-      ? String(error.data.description)
-      : null
+  const refusal = refusalOf(error.data) ?? { description: '', to: '/home' }
   const title = error.statusText || 'Not allowed'
+  const needsLogin = error.status === 401
   useEffect(() => {
-    toast({ title, description: description ?? undefined, variant: 'destructive' })
-    void navigate('/home', { replace: true })
-  }, [title, description, navigate])
+    toast({
+      title,
+      description: refusal.description || undefined,
+      variant: needsLogin ? undefined : 'destructive',
+    })
+    void navigate(refusal.to, { replace: needsLogin })
+  }, [title, refusal.description, refusal.to, needsLogin, navigate])
   return (
     <ContentLayout title={title}>
       <div className="grid max-w-prose justify-items-start gap-4">
-        {description ? <p>{description}</p> : null}
+        {refusal.description ? <p>{refusal.description}</p> : null}
         <Button asChild>
-          <Link to="/home">Go Home</Link>
+          <Link to={refusal.to}>{needsLogin ? '[ login ]' : 'Go Home'}</Link>
         </Button>
       </div>
     </ContentLayout>
