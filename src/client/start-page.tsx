@@ -1,5 +1,5 @@
 import { hydrate } from '@tanstack/react-query'
-import { StrictMode, type ErrorInfo } from 'react'
+import { startTransition, StrictMode, type ErrorInfo } from 'react'
 import { createRoot, hydrateRoot, type Root } from 'react-dom/client'
 import { flushSync } from 'react-dom'
 import { createBrowserRouter, matchRoutes, RouterProvider, type RouteObject } from 'react-router'
@@ -94,7 +94,14 @@ export async function startPage({
   const replayEarlyTaps = releaseEarlyTaps()
   let root: Root
   if (serverState) {
-    root = hydrateRoot(container, app, { onRecoverableError })
+    // In a transition, React hydrates in slices of a few milliseconds and lets the browser
+    // answer in between, instead of one task as long as the page (a phone's slowest); a press
+    // on a part not yet hydrated still hydrates that part at once.
+    let hydrated: Root | undefined
+    startTransition(() => {
+      hydrated = hydrateRoot(container, app, { onRecoverableError })
+    })
+    root = hydrated!
   } else {
     container.replaceChildren()
     root = createRoot(container)
