@@ -226,6 +226,18 @@ export function apiRoutes(): Plugin {
 }
 
 /**
+ * React Router's production build for a production bundle: its package names only the
+ * development one (with its warnings and checks) for every condition a bundler asks with.
+ */
+function reactRouterBuild(mode: string) {
+  if (mode !== 'production') return []
+  const dist = fileURLToPath(
+    new URL('./node_modules/react-router/dist/production/', import.meta.url),
+  )
+  return [{ find: /^react-router$/, replacement: `${dist}index.mjs` }]
+}
+
+/**
  * The build of the page's first screen for the server (src/client/entry-server.tsx, `vite build
  * --ssr entry-server.tsx`, scripts/build.mjs): one self-contained folder, its npm packages bundled in, so a
  * production install without the page's build tools and libraries runs it.
@@ -256,7 +268,7 @@ function quietExpectedLogs(
   defaultHandler(level as 'warn', log)
 }
 
-export default defineConfig(({ isSsrBuild }) => ({
+export default defineConfig(({ mode, isSsrBuild }) => ({
   root: 'src/client',
   publicDir: fileURLToPath(new URL('./src/client/public', import.meta.url)),
   plugins: [
@@ -269,6 +281,7 @@ export default defineConfig(({ isSsrBuild }) => ({
     alias: [
       { find: /^#contract\//, replacement: src('contract') },
       { find: /^#client\//, replacement: src('client') },
+      ...reactRouterBuild(mode),
     ],
   },
   ...(isSsrBuild ? serverRender : {}),

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState } from 'react'
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react'
 import { useLoaderData } from 'react-router'
 import { ContentLayout } from '#client/components/layouts/content-layout'
 import { AboutCard } from '#client/features/home/components/about-card'
@@ -83,6 +83,20 @@ export default function HomeRoute() {
   const [hadSeenSplash] = useState(() => typeof window !== 'undefined' && hasSeenSplash())
   const isHydrated = useIsHydrated()
   const splash = isHydrated && hadSeenSplash ? 'gone' : splashState
+  const username = user?.username ?? null
+  // The same element while the member and the seed stay: rendering again after hydration (the
+  // splash's state) or a splash's step leaves the feed's many cards alone.
+  const feed = useMemo(
+    () => (
+      <ContentLayout title="home">
+        <PodclubFeed
+          username={username}
+          renderBlock={(block, index) => renderBlock(block, index, seed)}
+        />
+      </ContentLayout>
+    ),
+    [username, seed],
+  )
 
   // A member's feed shows both form cards: their code loads while the feed does.
   useEffect(() => {
@@ -102,12 +116,7 @@ export default function HomeRoute() {
           splash === 'showing' ? 'opacity-0' : 'opacity-100'
         }`}
       >
-        <ContentLayout title="home">
-          <PodclubFeed
-            username={user?.username ?? null}
-            renderBlock={(block, index) => renderBlock(block, index, seed)}
-          />
-        </ContentLayout>
+        {feed}
       </div>
     </>
   )
