@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test'
 import { e2e } from './env'
-import { createMember, createPodclub, expect, logInRequest, test } from './fixtures'
+import { createMember, createPodclub, DEMO_PASSWORD, expect, logInRequest, test } from './fixtures'
 
 /**
  * A tap on a server-rendered page before its code runs (docs/decisions/027): on a phone the
@@ -95,4 +95,26 @@ test('a press before the page runs is carried out, on the feed and on a podclub 
   const detail = await (await page.request.get(`/api/v1/podclubs/${podclub.id}/`)).json()
   const reserved = JSON.stringify(detail.data.api_registered_usernames.reserved)
   expect(reserved).not.toContain(member.username)
+})
+
+test('a login sent before the page runs is carried out once it does, its fields as typed', async ({
+  page,
+}) => {
+  await page.route('**/assets/*.js', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1_500))
+    await route.continue()
+  })
+  const cdp = await page.context().newCDPSession(page)
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 6 })
+  await page.goto('/login', { waitUntil: 'commit' })
+  await page.getByLabel('Username').fill('jon.b')
+  await page.getByLabel('Password').fill(DEMO_PASSWORD)
+  // Enter in the password field: a submit no press started.
+  await page.getByLabel('Password').press('Enter')
+  const ranBefore = await page.evaluate(() => document.documentElement.hasAttribute('data-ready'))
+  expect(ranBefore, 'the page had not run when the form was sent').toBe(false)
+  await expect(page).toHaveURL(/\/home$/, { timeout: 20_000 })
+  // Sent by the page's code, not by the browser: no field in the address.
+  expect(page.url()).not.toContain('password')
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 })
 })

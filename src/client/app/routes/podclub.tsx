@@ -1,3 +1,4 @@
+import { HINDSIGHTS_PER_PODCLUB } from '#contract/podclub-detail'
 import { lazy, Suspense, useEffect, useRef } from 'react'
 import { useNavigate, useParams } from 'react-router'
 import { NotFoundPage } from '#client/components/errors/not-found-page'
@@ -26,9 +27,22 @@ const HindsightsCard = lazy(() =>
   })),
 )
 
-const hindsightsPlaceholder = (
-  <div className="min-h-80 rounded-sm border border-line bg-paper-raised" />
-)
+/**
+ * Holds the hindsights' place while their code arrives, about as tall as the card, with its
+ * title; without scripts it says they need them (styles.css, `scripting: none`).
+ */
+function HindsightsPlaceholder({ count }: { count: number }) {
+  return (
+    <div className="grid min-h-80 content-start gap-3 rounded-sm border border-line bg-paper-raised p-6">
+      <h2 className="font-mono text-lg font-semibold">
+        hindsights ({count} / {HINDSIGHTS_PER_PODCLUB})
+      </h2>
+      <p className="text-sm text-ink-muted" data-needs-scripts>
+        Reading and writing hindsights needs JavaScript.
+      </p>
+    </div>
+  )
+}
 
 export default function PodclubRoute() {
   const { id = '' } = useParams()
@@ -80,8 +94,8 @@ export default function PodclubRoute() {
       <div className="grid gap-6 lg:grid-cols-[2fr_1fr]">
         <div className="grid content-start gap-6">
           {isCompleted && data.hindsights ? (
-            <AfterHydration fallback={hindsightsPlaceholder}>
-              <Suspense fallback={hindsightsPlaceholder}>
+            <AfterHydration fallback={<HindsightsPlaceholder count={data.hindsights.length} />}>
+              <Suspense fallback={<HindsightsPlaceholder count={data.hindsights.length} />}>
                 <HindsightsCard
                   podclubId={data.id}
                   hindsights={data.hindsights}
