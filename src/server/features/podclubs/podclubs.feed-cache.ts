@@ -1,10 +1,22 @@
 import type { Db } from '../../db/client'
-import { cachedByVersion } from '../../db/cache-versions'
-import { readUpcomingPodclubs } from './podclubs.queries'
+import { cachedByVersion, type CachedRead } from '../../db/cache-versions'
+import {
+  PODCLUB_CARDS_NEW_ROWS,
+  PODCLUB_CARDS_READ,
+  readUpcomingPodclubs,
+} from './podclubs.queries'
 import { encode, pickEncoding, type ContentEncoding } from '../../lib/content-encoding'
 
 /** Answers below this size go out as they are (compressing them saves less than it costs). */
 export const COMPRESS_THRESHOLD = 1024
+
+/** The feed: the upcoming podclubs as cards. */
+export const FEED_READ: CachedRead = {
+  name: 'feed',
+  versions: ['podclubs'],
+  dependsOn: PODCLUB_CARDS_READ,
+  newRowsSeenThrough: PODCLUB_CARDS_NEW_ROWS,
+}
 
 type Entry = {
   body: Buffer
@@ -19,7 +31,7 @@ type Entry = {
  * made once per version, when a client first asks for them.
  */
 export function createFeedCache(db: Db) {
-  const entry = cachedByVersion(db, ['podclubs'], async (): Promise<Entry> => {
+  const entry = cachedByVersion(db, FEED_READ, async (): Promise<Entry> => {
     const list = await readUpcomingPodclubs(db)
     return { body: Buffer.from(JSON.stringify({ data: list })), encoded: {} }
   })

@@ -8,6 +8,45 @@ import { seatsLeft, takesPart } from './podclubs.rules'
 
 const podmeisters = alias(users, 'podmeisters')
 
+/** The tables and columns `readPodclubs` reads, for the cached reads built on it (`CachedRead`). */
+export const PODCLUB_CARDS_READ = {
+  podclubs: [
+    'id',
+    'podcast_id',
+    'podmeister_id',
+    'episode_title',
+    'episode_number',
+    'status',
+    'starts_at',
+    'location',
+    'zoom_link',
+    'keyword_one',
+    'keyword_two',
+    'keyword_three',
+    'link_one',
+    'link_two',
+    'link_three',
+    'description',
+    'podmeister_note',
+    'chatlog',
+    'one_week_notice_sent',
+    'one_day_notice_sent',
+    'ten_min_notice_sent',
+    'manual_notice_sent_at',
+    'completed_at',
+    'duration_minutes',
+    'calendar_sequence',
+    'created_at',
+  ],
+  podcasts: ['id', 'name', 'picture_link'],
+  users: ['id', 'username'],
+  registrations: ['id', 'podclub_id', 'user_id', 'created_at'],
+  seat_waitlist: ['id', 'podclub_id', 'user_id'],
+} as const
+
+/** Podcasts and members show in a card only once its podclub or a seat refers to them. */
+export const PODCLUB_CARDS_NEW_ROWS = { podcasts: 'podclubs', users: 'registrations' } as const
+
 /**
  * Podclubs as the feed, cards and lists read them (`Podclub` of the contract), with who holds a
  * seat. `where` filters on `podclubs` columns; the order is the given one (soonest first when
