@@ -8,11 +8,12 @@ import { cacheVersions } from './schema/index'
  * change to what it stands for, whichever code made it (deferred triggers calling the one
  * function `bump_cache_version`: migrations 0012 and 0015), so a cache keyed by them can never be
  * forgotten stale:
- * - `podclubs`: podclubs, their seats and seat waitlists, podcasts' names and pictures, members'
- *   names and deletions (what the feed, a podclub's page and cred show);
+ * - `podclubs`: podclubs, podcasts' names and pictures, members' names, addresses and deletions
+ *   (what the feed, a podclub's page and cred show of them);
+ * - `seats`: seats and seat waitlists (migration 0015), apart so a seat leaves the texts be;
  * - `members`: accounts and sessions.
  */
-export type CacheVersionName = 'podclubs' | 'members'
+export type CacheVersionName = 'podclubs' | 'seats' | 'members'
 export type CacheVersions = Readonly<Record<CacheVersionName, number>>
 
 /** All versions in one tiny read (0 for a row not raised yet). */
@@ -21,7 +22,7 @@ export async function readCacheVersions(db: Db): Promise<CacheVersions> {
     .select({ name: cacheVersions.name, version: cacheVersions.version })
     .from(cacheVersions)
   const of = (name: CacheVersionName) => rows.find((r) => r.name === name)?.version ?? 0
-  return { podclubs: of('podclubs'), members: of('members') }
+  return { podclubs: of('podclubs'), seats: of('seats'), members: of('members') }
 }
 
 type VersionReader = {

@@ -16,7 +16,7 @@ import { readCred } from '../profile/profile.service'
 /** A podclub's detail as every viewer sees it: its card, who takes part and their cred. */
 export const DETAIL_READ: CachedRead = {
   name: 'podclub detail',
-  versions: ['podclubs'],
+  versions: ['podclubs', 'seats'],
   dependsOn: {
     ...PODCLUB_CARDS_READ,
     // Who takes part (`readParticipants`): members by address too, deleted ones left out.
@@ -74,7 +74,8 @@ async function readDetailCore(db: Db, podclubId: number): Promise<DetailCore | n
 
 /**
  * A podclub's detail reader for one database: its shared part is remembered while the podclubs'
- * version stands (`cachedByVersion`: seats, names, cred and the podclub itself all raise it), so
+ * and the seats' versions stand (`cachedByVersion`: seats, names, cred and the podclub itself
+ * raise one of them; a seat anywhere still reads it again), so
  * a podclub many people open at once costs its queries once, on either engine.
  */
 export function createPodclubDetailReader(db: Db) {

@@ -40,7 +40,7 @@ export async function getProfile(deps: AppDeps, userId: number): Promise<Profile
 /** A member's own profile: their account, cred, podclubs and calendar link. */
 export const PROFILE_READ: CachedRead = {
   name: 'profile',
-  versions: ['podclubs', 'members'],
+  versions: ['podclubs', 'seats', 'members'],
   dependsOn: {
     users: ['id', 'username', 'email', 'city', 'member_since', 'calendar_key'],
     podclubs: ['id', 'status', 'episode_title', 'starts_at', 'podcast_id', 'podmeister_id'],
@@ -52,7 +52,7 @@ export const PROFILE_READ: CachedRead = {
 
 /**
  * The profile reader of the routes: a member's profile is remembered while the versions of the
- * podclubs and the members stand (`cachedByVersion`), on either engine. Callers must not change
+ * podclubs, the seats and the members stand (`cachedByVersion`), on either engine. Callers must not change
  * it.
  */
 export function createProfileReader(deps: AppDeps) {
