@@ -7,6 +7,7 @@ import { bootstrap, resolveSessionSecret } from './features/auth/bootstrap'
 import { DEMO_PASSWORD, seedDemo } from './features/demo/demo.seed'
 import { createLogTransport, createSmtpTransport } from './features/mail/mail.transport'
 import type { AppDeps } from './deps'
+import { recordCalendarTokens } from './features/calendar/calendar.service'
 import { systemClock } from './lib/clock'
 import { EnvError, parseEnv } from './lib/env'
 import { createLogger } from './lib/log'
@@ -137,6 +138,10 @@ async function main() {
     wakeOutbox: () => wake.wakeOutbox(),
     wakeJobs: () => wake.wakeJobs(),
   }
+  // Members' calendar links as this secret makes them, before anyone reads a profile (a read
+  // never writes them).
+  const recorded = await recordCalendarTokens(deps)
+  if (recorded > 0) log.info({ members: recorded }, 'calendar links recorded for this secret')
   const app = await buildApp(deps, {
     loggerInstance: log,
     serveClient,

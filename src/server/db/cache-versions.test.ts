@@ -27,7 +27,8 @@ describe('the members version', () => {
 
     const { agent } = await loggedInMember(a)
     const afterLogin = await members()
-    expect(afterLogin).toBe(start + 4) // the member's row, then the session of the login
+    // The member's row, then the session of the login and the hash of their calendar link.
+    expect(afterLogin).toBe(start + 5)
     await agent.post('/api/v1/logout/')
     expect(await members()).toBe(afterLogin + 1)
 
@@ -52,10 +53,14 @@ describe('the members version', () => {
 describe('a read cached by version', () => {
   it('reads once per key while its versions stand, shared by callers asking together', async () => {
     let reads = 0
-    const count = cachedByVersion(a.db, ['podclubs'], async (key: string) => {
-      reads += 1
-      return `${key}:${(await a.db.select().from(podclubs)).length}`
-    })
+    const count = cachedByVersion(
+      a.db,
+      { name: 'count', versions: ['podclubs'], dependsOn: {} },
+      async (key: string) => {
+        reads += 1
+        return `${key}:${(await a.db.select().from(podclubs)).length}`
+      },
+    )
     const [first] = await Promise.all(Array.from({ length: 10 }, () => count('x')))
     await count('x')
     await count('y')
@@ -75,11 +80,15 @@ describe('a read cached by version', () => {
 
   it('keeps neither a failed read nor a read of an older version', async () => {
     let reads = 0
-    const read = cachedByVersion(a.db, ['members'], async (key: number) => {
-      reads += 1
-      if (key === 2 && reads < 3) throw new Error('the database is away')
-      return key
-    })
+    const read = cachedByVersion(
+      a.db,
+      { name: 'keyed', versions: ['members'], dependsOn: {} },
+      async (key: number) => {
+        reads += 1
+        if (key === 2 && reads < 3) throw new Error('the database is away')
+        return key
+      },
+    )
     await read(1)
     await read(1)
     expect(reads).toBe(1)

@@ -1,16 +1,19 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
 import type { Db } from './client'
 import { pgliteWrites } from './pglite-writes'
 import { cacheVersions } from './schema/index'
 
 /**
  * The rows of `cache_versions`. The database raises each one itself, at the commit of every
- * change to what it stands for, whichever code made it (deferred triggers: migrations 0010 and
- * 0012), so a cache keyed by them can never be forgotten stale:
- * - `podclubs`: podclubs, their seats and seat waitlists, podcasts' names and pictures, members'
- *   names and deletions (what the feed, a podclub's page and cred show);
+ * change to what it stands for, whichever code made it (deferred triggers calling the one
+ * function `bump_cache_version`: migrations 0012 and 0015), so a cache keyed by them can never be
+ * forgotten stale:
+ * - `podclubs`: podclubs, podcasts' names and pictures, members' names, addresses and deletions
+ *   (what the feed, a podclub's page and cred show of them);
+ * - `seats`: seats and seat waitlists (migration 0015), apart so a seat leaves the texts be;
  * - `members`: accounts and sessions.
  */
-export type CacheVersionName = 'podclubs' | 'members'
+export type CacheVersionName = 'podclubs' | 'seats' | 'members'
 export type CacheVersions = Readonly<Record<CacheVersionName, number>>
 
 /** All versions in one tiny read (0 for a row not raised yet). */
@@ -19,7 +22,7 @@ export async function readCacheVersions(db: Db): Promise<CacheVersions> {
     .select({ name: cacheVersions.name, version: cacheVersions.version })
     .from(cacheVersions)
   const of = (name: CacheVersionName) => rows.find((r) => r.name === name)?.version ?? 0
-  return { podclubs: of('podclubs'), members: of('members') }
+  return { podclubs: of('podclubs'), seats: of('seats'), members: of('members') }
 }
 
 type VersionReader = {
@@ -95,6 +98,36 @@ function createVersionReader(db: Db): VersionReader {
   }
 }
 
+/**
+ * What a cached read is and what it depends on: the versions it is kept by, and every table it
+ * reads with the columns it uses there (a table listed depends on its rows coming and going too).
+ * `db/cache-dependencies.test.ts` runs every cached read, asks the database which columns its
+ * statements use, and fails when one is not listed here or when a change of one listed does not
+ * raise one of `versions`: a new column cannot go stale silently.
+ */
+export type CachedRead = {
+  name: string
+  versions: readonly CacheVersionName[]
+  dependsOn: Readonly<Record<string, readonly string[]>>
+  /**
+   * Tables of `dependsOn` whose new rows the read can only see once a row it reads refers to
+   * them (a podcast, a member), a change that raises the version itself.
+   */
+  newRowsSeenThrough?: Readonly<Record<string, string>>
+}
+
+/** Every cached read made on each database handle, by name (what the dependency test checks). */
+const declared = new WeakMap<Db, Map<string, CachedRead>>()
+export function declaredCachedReads(db: Db): CachedRead[] {
+  return [...(declared.get(db)?.values() ?? [])]
+}
+
+/** The cached read running in the current async context, if any (the dependency test's view). */
+const reading = new AsyncLocalStorage<string>()
+export function cachedReadRunning(): string | undefined {
+  return reading.getStore()
+}
+
 /** -1 when `a` is older than `b` (some row lower), 1 when newer or `b` is unknown, 0 when equal. */
 function compareStamps(a: readonly number[], b: readonly number[] | undefined): -1 | 0 | 1 {
   if (!b) return 1
@@ -113,10 +146,15 @@ function compareStamps(a: readonly number[], b: readonly number[] | undefined): 
  */
 export function cachedByVersion<K, V>(
   db: Db,
-  versions: readonly CacheVersionName[],
-  read: (key: K) => Promise<V>,
+  what: CachedRead,
+  readKey: (key: K) => Promise<V>,
   { maxKeys = 10_000 }: { maxKeys?: number } = {},
 ): (key: K) => Promise<V> {
+  const onDb = declared.get(db) ?? new Map<string, CachedRead>()
+  onDb.set(what.name, what)
+  declared.set(db, onDb)
+  const { versions } = what
+  const read = (key: K) => reading.run(what.name, () => readKey(key))
   const reader = cacheVersionsOf(db)
   let stamp: number[] | undefined
   let entries = new Map<K, Promise<V>>()

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { sessions, users } from '../db/schema/index'
 import type { Db } from '../db/client'
-import { cachedByVersion } from '../db/cache-versions'
+import { cachedByVersion, type CachedRead } from '../db/cache-versions'
 import { AppError } from '../lib/app-error'
 import { hmac, randomToken, safeEqual, sha256 } from '../lib/tokens'
 
@@ -190,6 +190,16 @@ type SessionRow = {
   expiresAt: Date
 }
 
+/** A session and its member. */
+export const SESSION_READ: CachedRead = {
+  name: 'session',
+  versions: ['members'],
+  dependsOn: {
+    sessions: ['id_hash', 'user_id', 'expires_at'],
+    users: ['id', 'username', 'email', 'is_superuser'],
+  },
+}
+
 /**
  * A session and its member, by the hash of the cookie, remembered while the members' version
  * stands (`cachedByVersion`): a login, a logout, a new password, a changed or deleted account or
@@ -200,7 +210,7 @@ type SessionRow = {
 export function createSessionLookups(db: Db, now: () => Date) {
   const read = cachedByVersion(
     db,
-    ['members'],
+    SESSION_READ,
     async (idHash: string): Promise<SessionRow | null> => {
       const [row] = await db
         .select({

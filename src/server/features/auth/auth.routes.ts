@@ -7,6 +7,7 @@ import {
   validateInviteCodeEndpoint,
 } from '#contract/auth'
 import type { AppDeps } from '../../deps'
+import { recordCalendarTokens } from '../calendar/calendar.service'
 import { AppError } from '../../lib/app-error'
 import { route } from '../../lib/route'
 import { defineRateLimit, limitKeys, tooMany } from '../../plugins/rate-limit'
@@ -106,6 +107,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, 
     })
     await app.rateLimit.reset(clearOnSuccess.rule, clearOnSuccess.key)
     await reply.startSession(user.id)
+    await recordCalendarTokens(deps, [user.id])
     if (!isKnownDevice) {
       reply.setCookie(LOGIN_DEVICE_COOKIE, newLoginDevice(deps.sessionSecret, user.id), {
         path: LOGIN_DEVICE_PATH,
@@ -127,6 +129,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, 
     await app.rateLimit.consume(authLimits.signup, limitKeys.address(request))
     const user = await signUp(deps, request.body)
     await reply.startSession(user.id)
+    await recordCalendarTokens(deps, [user.id])
     return reply.status(201).send({ data: { isAuthenticated: true, user: toSessionUser(user) } })
   })
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { getProfileResponseSchema, resetCalendarLinkResponseSchema } from '#contract/profile'
-import { podclubs } from '../../db/schema/index'
+import { podclubs, users } from '../../db/schema/index'
 import { eq } from 'drizzle-orm'
 import { parseIcs } from '../../testing/ics'
 import {
@@ -13,6 +13,7 @@ import {
 import { limitKeys } from '../../plugins/rate-limit'
 import { insertPodclub } from '../podclubs/podclubs.fixtures'
 import { calendarLimits } from './calendar.routes'
+import { calendarFeedUrl, recordCalendarTokens } from './calendar.service'
 import { fixedClock } from '../../lib/clock'
 
 let t: TestApp
@@ -95,6 +96,31 @@ describe('the personal calendar feed', () => {
     const profile = getProfileResponseSchema.parse((await me.agent.get('/api/v1/profile/')).json())
     expect(profile.data.calendar_url).toBe(fresh)
     expect((await createAgent(t.app).post('/api/v1/profile/calendar_link/')).statusCode).toBe(401)
+  })
+
+  it('is recorded at login and, under a new secret, at start, never by reading the profile', async () => {
+    const me = await member()
+    await insertPodclub(t.db, me.user.id)
+    const url = getProfileResponseSchema.parse((await me.agent.get('/api/v1/profile/')).json()).data
+      .calendar_url
+    expect((await t.app.inject({ method: 'GET', url: pathOf(url) })).statusCode).toBe(200)
+
+    // A server started with another SESSION_SECRET records every member's link anew.
+    const otherSecret = 'another-secret-another-secret-0123456789'
+    expect(await recordCalendarTokens({ ...t.deps, sessionSecret: otherSecret })).toBeGreaterThan(0)
+    expect(await recordCalendarTokens({ ...t.deps, sessionSecret: otherSecret })).toBe(0)
+    const [row] = await t.db
+      .select({ key: users.calendarKey })
+      .from(users)
+      .where(eq(users.id, me.user.id))
+    const next = calendarFeedUrl({ ...t.deps, sessionSecret: otherSecret }, me.user.id, row!.key)
+    expect(next).not.toBe(url)
+    expect((await t.app.inject({ method: 'GET', url: pathOf(url) })).statusCode).toBe(404)
+    expect((await t.app.inject({ method: 'GET', url: pathOf(next) })).statusCode).toBe(200)
+
+    // Back to this server's secret, as its start would.
+    await recordCalendarTokens(t.deps)
+    expect((await t.app.inject({ method: 'GET', url: pathOf(url) })).statusCode).toBe(200)
   })
 
   it('answers 404 for anything that is not a current token', async () => {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { and, asc, eq, sql, type SQL } from 'drizzle-orm'
+import { and, asc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm'
 import type { Db, Tx } from '../../db/client'
 import { podcasts, podclubs, users } from '../../db/schema/index'
 import { transaction } from '../../db/transaction'
@@ -48,23 +48,45 @@ function feedToken(secret: string, userId: number, calendarKey: string): string 
 }
 
 /**
- * The member's calendar feed URL, recording its hash when it is new (first shown, or after the
- * secret changed). One small write the first time only.
+ * The member's calendar feed URL, from their key alone: a read, which the cached profile shows.
+ * The hash the feed finds them by is recorded when they log in or sign up, and for everyone when
+ * the server starts (`recordCalendarTokens`), never while something is only being read.
  */
-export async function calendarFeedUrl(deps: AppDeps, userId: number): Promise<string> {
-  const [member] = await deps.db
-    .select({ key: users.calendarKey, hash: users.calendarTokenHash })
+export function calendarFeedUrl(
+  deps: Pick<AppDeps, 'sessionSecret' | 'env'>,
+  userId: number,
+  calendarKey: string,
+): string {
+  return links(deps.env).calendarFeed(feedToken(deps.sessionSecret, userId, calendarKey))
+}
+
+/**
+ * Records the hash of the calendar feed token of the given members (all of them when not given)
+ * where it is not the current one: never shown yet, or made with another SESSION_SECRET. Writes
+ * only the rows that change, so a login of a member whose link stands writes nothing here.
+ */
+export async function recordCalendarTokens(
+  deps: Pick<AppDeps, 'db' | 'sessionSecret' | 'wakeOutbox'>,
+  userIds?: number[],
+): Promise<number> {
+  const members = await deps.db
+    .select({ id: users.id, key: users.calendarKey, hash: users.calendarTokenHash })
     .from(users)
-    .where(eq(users.id, userId))
-  if (!member) throw notFound('User')
-  const token = feedToken(deps.sessionSecret, userId, member.key)
-  const hash = sha256(token)
-  if (member.hash !== hash) {
-    await transaction(deps, (tx) =>
-      tx.update(users).set({ calendarTokenHash: hash }).where(eq(users.id, userId)),
-    )
-  }
-  return links(deps.env).calendarFeed(token)
+    .where(and(isNull(users.deletedAt), userIds ? inArray(users.id, userIds) : undefined))
+  const changed = members
+    .map((m) => ({
+      id: m.id,
+      was: m.hash,
+      hash: sha256(feedToken(deps.sessionSecret, m.id, m.key)),
+    }))
+    .filter((m) => m.was !== m.hash)
+  if (changed.length === 0) return 0
+  await transaction(deps, async (tx) => {
+    for (const m of changed) {
+      await tx.update(users).set({ calendarTokenHash: m.hash }).where(eq(users.id, m.id))
+    }
+  })
+  return changed.length
 }
 
 /** 'reset link': a new random key, so the old feed URL answers 404 from now on. */

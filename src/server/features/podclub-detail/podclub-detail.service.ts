@@ -1,13 +1,29 @@
 import { asc, eq } from 'drizzle-orm'
 import type { PodclubDetail } from '#contract/podclub-detail'
 import type { Db } from '../../db/client'
-import { cachedByVersion } from '../../db/cache-versions'
+import { cachedByVersion, type CachedRead } from '../../db/cache-versions'
 import { hindsights, podclubs, users } from '../../db/schema/index'
 import { notFound } from '../../lib/app-error'
 import type { AuthUser } from '../../plugins/session'
-import { readPodclubs } from '../podclubs/podclubs.queries'
+import {
+  PODCLUB_CARDS_NEW_ROWS,
+  PODCLUB_CARDS_READ,
+  readPodclubs,
+} from '../podclubs/podclubs.queries'
 import { readParticipants } from '../podclubs/podclubs.rules'
 import { readCred } from '../profile/profile.service'
+
+/** A podclub's detail as every viewer sees it: its card, who takes part and their cred. */
+export const DETAIL_READ: CachedRead = {
+  name: 'podclub detail',
+  versions: ['podclubs', 'seats'],
+  dependsOn: {
+    ...PODCLUB_CARDS_READ,
+    // Who takes part (`readParticipants`): members by address too, deleted ones left out.
+    users: [...PODCLUB_CARDS_READ.users, 'email', 'deleted_at'],
+  },
+  newRowsSeenThrough: PODCLUB_CARDS_NEW_ROWS,
+}
 
 type DetailCore = {
   detail: PodclubDetail
@@ -58,11 +74,12 @@ async function readDetailCore(db: Db, podclubId: number): Promise<DetailCore | n
 
 /**
  * A podclub's detail reader for one database: its shared part is remembered while the podclubs'
- * version stands (`cachedByVersion`: seats, names, cred and the podclub itself all raise it), so
+ * and the seats' versions stand (`cachedByVersion`: seats, names, cred and the podclub itself
+ * raise one of them; a seat anywhere still reads it again), so
  * a podclub many people open at once costs its queries once, on either engine.
  */
 export function createPodclubDetailReader(db: Db) {
-  const readCore = cachedByVersion(db, ['podclubs'], (podclubId: number) =>
+  const readCore = cachedByVersion(db, DETAIL_READ, (podclubId: number) =>
     readDetailCore(db, podclubId),
   )
   return (viewer: AuthUser | null, podclubId: number) =>

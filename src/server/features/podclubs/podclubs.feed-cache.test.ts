@@ -7,6 +7,7 @@ import { transaction } from '../../db/transaction'
 import { buildTestApp, createUser, type TestApp } from '../../testing/test-app'
 import { createFeedCache } from './podclubs.feed-cache'
 import { insertPodclub } from './podclubs.fixtures'
+import { readUpcomingPodclubs } from './podclubs.queries'
 
 let t: TestApp
 beforeAll(async () => {
@@ -77,5 +78,46 @@ describe('the feed cache', () => {
     }
     await t.db.insert(registrations).values({ podclubId: podclub.id, userId: member.id })
     expect(seatsLeftIn((await feed.read(undefined)).body, podclub.id)).toBe(8)
+  })
+
+  it('on a seat, reads the seats again and joins them to the texts serialized before', async () => {
+    const host = await createUser(t)
+    const member = await createUser(t)
+    const podclub = await insertPodclub(t.db, host.id)
+    const other = await insertPodclub(t.db, host.id, { description: 'Another one' })
+    const feed = createFeedCache(t.db)
+    const first = JSON.parse((await feed.read(undefined)).body.toString()) as {
+      data: Record<string, unknown>[]
+    }
+    expect(feed.builds()).toEqual({ texts: 1, seats: 1, bodies: 1 })
+
+    await t.db.insert(registrations).values({ podclubId: podclub.id, userId: member.id })
+    const body = (await feed.read(undefined)).body
+    expect(feed.builds()).toEqual({ texts: 1, seats: 2, bodies: 2 })
+    const after = JSON.parse(body.toString()) as { data: Record<string, unknown>[] }
+    const card = after.data.find((p) => p.id === podclub.id)!
+    expect(card.seats_left).toBe(8)
+    expect(card.api_registered_usernames).toEqual({ reserved: [member.username] })
+    // Everything else is as it was, and the answer is the one the podclubs' query gives.
+    const before = first.data.find((p) => p.id === podclub.id)!
+    expect({ ...card, seats_left: 0, api_registered_usernames: null }).toEqual({
+      ...before,
+      seats_left: 0,
+      api_registered_usernames: null,
+    })
+    expect(after.data.find((p) => p.id === other.id)).toEqual(
+      first.data.find((p) => p.id === other.id),
+    )
+    expect(after).toEqual(
+      JSON.parse(JSON.stringify({ data: await readUpcomingPodclubs(t.db) })) as unknown,
+    )
+
+    // A change of a text reads both again.
+    await t.db.update(podclubs).set({ description: 'Changed' }).where(eq(podclubs.id, other.id))
+    const changed = JSON.parse((await feed.read(undefined)).body.toString()) as {
+      data: Record<string, unknown>[]
+    }
+    expect(changed.data.find((p) => p.id === other.id)!.description).toBe('Changed')
+    expect(feed.builds()).toEqual({ texts: 2, seats: 3, bodies: 3 })
   })
 })

@@ -1,30 +1,86 @@
 import { and, asc, desc, eq, inArray, type SQL } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
-import type { Podclub } from '#contract/podclubs'
+import { SEATS_PER_PODCLUB, type Podclub } from '#contract/podclubs'
 import type { Db, Tx } from '../../db/client'
 import { podcasts, podclubs, registrations, seatWaitlist, users } from '../../db/schema/index'
 import { prettyDate, prettyTime } from '#contract/club-time'
-import { seatsLeft, takesPart } from './podclubs.rules'
+import { takesPart } from './podclubs.rules'
 
 const podmeisters = alias(users, 'podmeisters')
 
+/** The tables and columns `readPodclubTexts` reads, for the cached reads built on it. */
+export const PODCLUB_TEXTS_READ = {
+  podclubs: [
+    'id',
+    'podcast_id',
+    'podmeister_id',
+    'episode_title',
+    'episode_number',
+    'status',
+    'starts_at',
+    'location',
+    'zoom_link',
+    'keyword_one',
+    'keyword_two',
+    'keyword_three',
+    'link_one',
+    'link_two',
+    'link_three',
+    'description',
+    'podmeister_note',
+    'chatlog',
+    'one_week_notice_sent',
+    'one_day_notice_sent',
+    'ten_min_notice_sent',
+    'manual_notice_sent_at',
+    'completed_at',
+    'duration_minutes',
+    'calendar_sequence',
+    'created_at',
+  ],
+  podcasts: ['id', 'name', 'picture_link'],
+  users: ['id', 'username'],
+} as const
+
+/** The tables and columns `readPodclubSeats` reads, for the cached reads built on it. */
+export const PODCLUB_SEATS_READ = {
+  registrations: ['id', 'podclub_id', 'user_id', 'created_at'],
+  seat_waitlist: ['id', 'podclub_id', 'user_id'],
+  users: ['id', 'username'],
+} as const
+
+/** Both, what `readPodclubs` reads. */
+export const PODCLUB_CARDS_READ = { ...PODCLUB_TEXTS_READ, ...PODCLUB_SEATS_READ } as const
+
+/** Podcasts and members show in a card only once its podclub or a seat refers to them. */
+export const PODCLUB_CARDS_NEW_ROWS = { podcasts: 'podclubs', users: 'registrations' } as const
+
+/** What a card shows of a podclub but its seats: it changes with the `podclubs` version. */
+export type PodclubText = Omit<
+  Podclub,
+  'seats_left' | 'api_registered_usernames' | 'waitlist_count' | 'seat_waitlist'
+>
+/** What a card shows of a podclub's seats: it changes with the `seats` version. */
+export type PodclubSeats = Pick<
+  Podclub,
+  'seats_left' | 'api_registered_usernames' | 'waitlist_count' | 'seat_waitlist'
+>
+
 /**
- * Podclubs as the feed, cards and lists read them (`Podclub` of the contract), with who holds a
- * seat. `where` filters on `podclubs` columns; the order is the given one (soonest first when
- * not given).
+ * The podclubs' texts as cards show them, without their seats. `where` filters on `podclubs`
+ * columns; the order is the given one (soonest first when not given).
  */
-export async function readPodclubs(
+export async function readPodclubTexts(
   db: Db | Tx,
   where?: SQL,
   order: 'soonest' | 'latest' = 'soonest',
-): Promise<Podclub[]> {
+): Promise<PodclubText[]> {
   const rows = await db
     .select({
       podclub: podclubs,
       podcastName: podcasts.name,
       podcastPicture: podcasts.pictureLink,
       podmeister: podmeisters.username,
-      seatsLeft: seatsLeft(),
     })
     .from(podclubs)
     .innerJoin(podcasts, eq(podcasts.id, podclubs.podcastId))
@@ -34,53 +90,81 @@ export async function readPodclubs(
       order === 'soonest' ? asc(podclubs.startsAt) : desc(podclubs.startsAt),
       asc(podclubs.id),
     )
-  if (rows.length === 0) return []
+  return rows.map(({ podclub: p, podcastName, podcastPicture, podmeister }) => ({
+    id: p.id,
+    status: p.status,
+    episode_title: p.episodeTitle,
+    episode_number: p.episodeNumber,
+    description: p.description,
+    podmeister_note: p.podmeisterNote,
+    podmeister: { username: podmeister },
+    starts_at: p.startsAt.toISOString(),
+    pretty_date: prettyDate(p.startsAt),
+    pretty_time: prettyTime(p.startsAt),
+    location: p.location,
+    keyword_one: p.keywordOne,
+    keyword_two: p.keywordTwo,
+    keyword_three: p.keywordThree,
+    link_one: p.linkOne,
+    link_two: p.linkTwo,
+    link_three: p.linkThree,
+    podcast: { name: podcastName, picture_link: podcastPicture },
+  }))
+}
 
-  const ids = rows.map((r) => r.podclub.id)
+/** The seats of the given podclubs, by podclub: who holds one and who waits, in order. */
+export async function readPodclubSeats(
+  db: Db | Tx,
+  ids: readonly number[],
+): Promise<Map<number, PodclubSeats>> {
+  const result = new Map<number, PodclubSeats>()
+  if (ids.length === 0) return result
   const [seats, waiting] = await Promise.all([
     db
       .select({ podclubId: registrations.podclubId, username: users.username })
       .from(registrations)
       .innerJoin(users, eq(users.id, registrations.userId))
-      .where(inArray(registrations.podclubId, ids))
+      .where(inArray(registrations.podclubId, [...ids]))
       .orderBy(asc(registrations.createdAt), asc(registrations.id)),
     db
       .select({ podclubId: seatWaitlist.podclubId, username: users.username })
       .from(seatWaitlist)
       .innerJoin(users, eq(users.id, seatWaitlist.userId))
-      .where(inArray(seatWaitlist.podclubId, ids))
+      .where(inArray(seatWaitlist.podclubId, [...ids]))
       .orderBy(asc(seatWaitlist.id)),
   ])
   const reservedBy = groupUsernames(seats)
   const waitingFor = groupUsernames(waiting)
-
-  return rows.map(({ podclub: p, podcastName, podcastPicture, podmeister, seatsLeft }) => {
-    const reserved = reservedBy.get(p.id) ?? []
-    return {
-      id: p.id,
-      status: p.status,
-      episode_title: p.episodeTitle,
-      episode_number: p.episodeNumber,
-      description: p.description,
-      podmeister_note: p.podmeisterNote,
-      podmeister: { username: podmeister },
-      starts_at: p.startsAt.toISOString(),
-      pretty_date: prettyDate(p.startsAt),
-      pretty_time: prettyTime(p.startsAt),
-      location: p.location,
-      seats_left: seatsLeft,
-      keyword_one: p.keywordOne,
-      keyword_two: p.keywordTwo,
-      keyword_three: p.keywordThree,
-      link_one: p.linkOne,
-      link_two: p.linkTwo,
-      link_three: p.linkThree,
-      podcast: { name: podcastName, picture_link: podcastPicture },
+  for (const id of ids) {
+    const reserved = reservedBy.get(id) ?? []
+    const waitlist = waitingFor.get(id) ?? []
+    result.set(id, {
+      seats_left: Math.max(0, SEATS_PER_PODCLUB - reserved.length),
       api_registered_usernames: { reserved },
-      waitlist_count: waitingFor.get(p.id)?.length ?? 0,
-      seat_waitlist: { waiting: waitingFor.get(p.id) ?? [] },
-    }
-  })
+      waitlist_count: waitlist.length,
+      seat_waitlist: { waiting: waitlist },
+    })
+  }
+  return result
+}
+
+/**
+ * Podclubs as the feed, cards and lists read them (`Podclub` of the contract), with who holds a
+ * seat: their texts and their seats. `where` filters on `podclubs` columns; the order is the
+ * given one (soonest first when not given).
+ */
+export async function readPodclubs(
+  db: Db | Tx,
+  where?: SQL,
+  order: 'soonest' | 'latest' = 'soonest',
+): Promise<Podclub[]> {
+  const texts = await readPodclubTexts(db, where, order)
+  if (texts.length === 0) return []
+  const seats = await readPodclubSeats(
+    db,
+    texts.map((p) => p.id),
+  )
+  return texts.map((text) => ({ ...text, ...seats.get(text.id)! }))
 }
 
 function groupUsernames(rows: { podclubId: number; username: string }[]) {

@@ -17,13 +17,13 @@ afterAll(() => close())
 const lockRow = (db: TestApp['db'], podclubId: number) =>
   db.select({ id: podclubs.id }).from(podclubs).where(eq(podclubs.id, podclubId)).for('update')
 
-describe('the podclubs version on one PostgreSQL shared by two processes', () => {
+describe('the seats version on one PostgreSQL shared by two processes', () => {
   it('is raised at commit, so a change in one podclub never holds up another podclub’s lock', async () => {
     const host = await createUser(a)
     const [one, two] = [await createUser(a), await createUser(a)]
     const first = await insertPodclub(a.db, host.id)
     const second = await insertPodclub(a.db, host.id)
-    const start = (await readCacheVersions(a.db)).podclubs
+    const start = (await readCacheVersions(a.db)).seats
 
     // As an account deletion does: a seat change in the first podclub, then the second's lock,
     // while a seat change in the second podclub holds that lock and writes its seat.
@@ -46,6 +46,6 @@ describe('the podclubs version on one PostgreSQL shared by two processes', () =>
     })
 
     await expect(Promise.all([deletion, seatChange])).resolves.toEqual([undefined, undefined])
-    expect((await readCacheVersions(a.db)).podclubs).toBe(start + 2)
+    expect((await readCacheVersions(a.db)).seats).toBe(start + 2)
   })
 })

@@ -92,6 +92,7 @@ export async function readMember(db: Db | Tx, userId: number) {
       email: users.email,
       city: users.city,
       memberSince: users.memberSince,
+      calendarKey: users.calendarKey,
     })
     .from(users)
     .where(eq(users.id, userId))

@@ -1,6 +1,6 @@
 import type { MyData, Profile } from '#contract/profile'
 import type { AppDeps } from '../../deps'
-import { cachedByVersion } from '../../db/cache-versions'
+import { cachedByVersion, type CachedRead } from '../../db/cache-versions'
 import { notFound } from '../../lib/app-error'
 import { calendarFeedUrl } from '../calendar/calendar.service'
 import { readCred, readMember, readMemberPodclubs, readMyData } from './profile.queries'
@@ -17,7 +17,7 @@ export async function getProfile(deps: AppDeps, userId: number): Promise<Profile
     readMemberPodclubs(db, userId, 'upcoming'),
     readMemberPodclubs(db, userId, 'completed'),
   ])
-  const calendarUrl = await calendarFeedUrl(deps, userId)
+  const calendarUrl = calendarFeedUrl(deps, userId, user.calendarKey)
   const counts = cred.get(userId) ?? { attended: 0, hosted: 0, cred: 0 }
   return {
     user: {
@@ -37,15 +37,26 @@ export async function getProfile(deps: AppDeps, userId: number): Promise<Profile
   }
 }
 
+/** A member's own profile: their account, cred, podclubs and calendar link. */
+export const PROFILE_READ: CachedRead = {
+  name: 'profile',
+  versions: ['podclubs', 'seats', 'members'],
+  dependsOn: {
+    users: ['id', 'username', 'email', 'city', 'member_since', 'calendar_key'],
+    podclubs: ['id', 'status', 'episode_title', 'starts_at', 'podcast_id', 'podmeister_id'],
+    registrations: ['podclub_id', 'user_id'],
+    podcasts: ['id', 'name', 'picture_link'],
+  },
+  newRowsSeenThrough: { podcasts: 'podclubs' },
+}
+
 /**
  * The profile reader of the routes: a member's profile is remembered while the versions of the
- * podclubs and the members stand (`cachedByVersion`), on either engine. Callers must not change
+ * podclubs, the seats and the members stand (`cachedByVersion`), on either engine. Callers must not change
  * it.
  */
 export function createProfileReader(deps: AppDeps) {
-  return cachedByVersion(deps.db, ['podclubs', 'members'], (userId: number) =>
-    getProfile(deps, userId),
-  )
+  return cachedByVersion(deps.db, PROFILE_READ, (userId: number) => getProfile(deps, userId))
 }
 
 /** 'download my data': what podclub keeps about the member (`readMyData`). */

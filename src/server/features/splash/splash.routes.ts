@@ -2,8 +2,8 @@ import { count, countDistinct, eq, sql } from 'drizzle-orm'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { getSplashStatsEndpoint, type SplashStats } from '#contract/podclubs'
 import type { Db } from '../../db/client'
+import { cachedByVersion, type CachedRead } from '../../db/cache-versions'
 import type { AppDeps } from '../../deps'
-import type { Clock } from '../../lib/clock'
 import { route } from '../../lib/route'
 import { podclubs, users } from '../../db/schema/index'
 import { isActiveAccount } from '../accounts/accounts.rules'
@@ -29,31 +29,28 @@ export async function readSplashStats(db: Db): Promise<SplashStats> {
   }
 }
 
-/** How long one count answers every request. */
-export const SPLASH_STATS_MAX_AGE_MS = 10_000
+/** The stats card's counts: accounts and their cities, completed podclubs. */
+export const SPLASH_READ: CachedRead = {
+  name: 'splash',
+  versions: ['podclubs', 'members'],
+  dependsOn: {
+    // email: the partial indexes of live accounts (deleted_at is null) are on it.
+    users: ['city', 'deleted_at', 'email'],
+    podclubs: ['status', 'starts_at'],
+  },
+}
 
 /**
- * The numbers change slowly and nobody needs them to the second, while every visit of the home
- * screen asks for them: one count answers every request for 10 s, and the requests that arrive
- * while it runs wait for it instead of counting again. A failed count is not kept.
+ * Every visit of the home screen asks for the numbers: they are counted once per version of the
+ * podclubs and the members (`cachedByVersion`, as every shared read), and the requests that arrive
+ * while a count runs wait for it instead of counting again. A failed count is not kept.
  */
-export function createSplashStatsCache(db: Db, clock: Clock) {
-  let cached: { at: number; stats: Promise<SplashStats> } | undefined
-  return () => {
-    const now = clock.now().getTime()
-    if (!cached || now - cached.at >= SPLASH_STATS_MAX_AGE_MS || now < cached.at) {
-      const stats = readSplashStats(db)
-      const entry = { at: now, stats }
-      cached = entry
-      stats.catch(() => {
-        if (cached === entry) cached = undefined
-      })
-    }
-    return cached.stats
-  }
+export function createSplashStatsCache(db: Db) {
+  const read = cachedByVersion(db, SPLASH_READ, () => readSplashStats(db))
+  return () => read('stats')
 }
 
 export const splashRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
-  const stats = createSplashStatsCache(deps.db, deps.clock)
+  const stats = createSplashStatsCache(deps.db)
   route(app, getSplashStatsEndpoint, async () => ({ data: await stats() }))
 }
