@@ -16,7 +16,7 @@ import {
   test,
 } from '@playwright/test'
 import { count, eq, inArray } from 'drizzle-orm'
-import { CHROMIUM } from '../../playwright.config'
+import { CHROMIUM, CHROMIUM_ARGS } from '../../playwright.config'
 import { type Database, openPostgres } from '../../src/server/db/client'
 import { outboxMessages, registrations, users } from '../../src/server/db/schema/index'
 import { insertPodclub } from '../../src/server/features/podclubs/podclubs.fixtures'
@@ -318,17 +318,7 @@ test('10 tabs of one browser each hold a live stream, over HTTP/2, and each show
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     env: { ...process.env, HOME: browserHome },
-    args: [
-      '--headless=new',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
-      '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost',
-    ],
+    args: [...CHROMIUM_ARGS, '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost'],
   })
   tabsContext = await browser.newContext({ baseURL: stack.origin })
   // Counts what each page's EventSource does: opened (again after a reconnect) and errors.

@@ -8,7 +8,7 @@ import { listPodclubsResponseSchema } from '#contract/podclubs'
 import { getProfileResponseSchema } from '#contract/profile'
 import { podclubFixture } from './features/podclubs/testing'
 import { expectConsoleError } from './testing/console'
-import { member, whoamiOf } from './testing/fixtures'
+import { member, profileOf, whoamiOf } from './testing/fixtures'
 import { reply, replyError, mockApi, type Handlers } from './testing/mock-api'
 import { homeHandlers, publicScreenHandlers } from './testing/render'
 
@@ -36,23 +36,6 @@ function detail(overrides: Partial<PodclubDetail> = {}): PodclubDetail {
   } as PodclubDetail
 }
 
-const profile = {
-  user: {
-    username: member.username,
-    email: member.email,
-    profile: {
-      cred: 5,
-      city: 'Brooklyn',
-      member_since: '2026-01-15T17:00:00.000Z',
-      completed_podclub_count: 3,
-      completed_podmeister_count: 2,
-    },
-  },
-  upcoming_podclubs: [],
-  past_podclubs: [],
-  calendar_url: 'http://podclub.test/calendar/secret.ics',
-}
-
 function answers(user: SessionUser | null, handlers: Handlers = {}): Handlers {
   return {
     getWhoami: () => reply(whoamiResponseSchema, { data: whoamiOf(user) }),
@@ -76,7 +59,7 @@ function answers(user: SessionUser | null, handlers: Handlers = {}): Handlers {
                 data: detail({ id: 10, status: 'completed' }),
               })
             : replyError(404, { detail: 'Not found.' }),
-    getProfile: () => reply(getProfileResponseSchema, { data: profile }),
+    getProfile: () => reply(getProfileResponseSchema, { data: profileOf({ city: 'Brooklyn' }) }),
     ...handlers,
   }
 }

@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { getProfileResponseSchema } from '#contract/profile'
-import { member } from '#client/testing/fixtures'
+import { member, profileOf } from '#client/testing/fixtures'
 import { reply, replyError } from '#client/testing/mock-api'
 import { renderWithProviders } from '#client/testing/render'
 
@@ -11,25 +11,7 @@ describe('the profile page', () => {
       path: '/profile',
       currentUser: member,
       handlers: {
-        getProfile: () =>
-          reply(getProfileResponseSchema, {
-            data: {
-              user: {
-                username: member.username,
-                email: member.email,
-                profile: {
-                  cred: 5,
-                  city: '',
-                  member_since: '2026-01-15T17:00:00.000Z',
-                  completed_podclub_count: 3,
-                  completed_podmeister_count: 2,
-                },
-              },
-              upcoming_podclubs: [],
-              past_podclubs: [],
-              calendar_url: 'http://podclub.test/calendar/secret.ics',
-            },
-          }),
+        getProfile: () => reply(getProfileResponseSchema, { data: profileOf() }),
       },
     })
     expect(await screen.findByText(`[5] ${member.username}`, {}, { timeout: 5000 })).toBeVisible()
@@ -130,22 +112,15 @@ describe('the profile page', () => {
       handlers: {
         getProfile: () =>
           reply(getProfileResponseSchema, {
-            data: {
-              user: {
-                username: member.username,
-                email: member.email,
-                profile: {
-                  cred: 1,
-                  city: 'Queens',
-                  member_since: '2026-01-15T17:00:00.000Z',
-                  completed_podclub_count: 0,
-                  completed_podmeister_count: 1,
-                },
+            data: profileOf(
+              {
+                cred: 1,
+                city: 'Queens',
+                completed_podclub_count: 0,
+                completed_podmeister_count: 1,
               },
-              upcoming_podclubs: [],
-              past_podclubs: [past(4, 'Hosted Once', 'podmeister')],
-              calendar_url: 'http://podclub.test/calendar/secret.ics',
-            },
+              { past_podclubs: [past(4, 'Hosted Once', 'podmeister')] },
+            ),
           }),
       },
     })
