@@ -347,7 +347,11 @@ const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']
 export async function expectNoAxeViolations(
   page: Page,
   what: string,
-  options: { wcagOnly?: boolean } = {},
+  options: {
+    wcagOnly?: boolean
+    /** Only what is inside this element (an open menu), the page around it checked before. */
+    within?: string
+  } = {},
 ) {
   // Settled for a few frames in a row: an element put in a moment later (a toast) starts its own.
   const settled = await page.evaluate(async () => {
@@ -375,9 +379,9 @@ export async function expectNoAxeViolations(
   }
   expect(await page.locator('iframe').count(), `${what} has no frames for axe to miss`).toBe(0)
   const violations = await page.evaluate(
-    async (runOnly) => {
+    async ({ runOnly, within }) => {
       const { axe } = window as unknown as { axe: typeof AxeCore }
-      const results = await axe.run(document, {
+      const results = await axe.run(within ? { include: [[within]] } : document, {
         resultTypes: ['violations'],
         ...(runOnly ? { runOnly: { type: 'tag', values: runOnly } } : {}),
       })
@@ -385,7 +389,7 @@ export async function expectNoAxeViolations(
         (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
       )
     },
-    options.wcagOnly ? WCAG_TAGS : null,
+    { runOnly: options.wcagOnly ? WCAG_TAGS : null, within: options.within ?? null },
   )
   expect(violations, `axe violations on ${what}`).toEqual([])
 }
