@@ -4,7 +4,7 @@
  * nothing, and a form's submit would send its fields the browser's own way. `captureEarlyTaps`
  * runs inline in the document's head (vite.config.ts puts it there), from the first paint: it
  * holds every press of a button and every submit in #root, marks the button as waiting, and hands
- * them to main.tsx, which replays them once React listens (`replayEarlyTaps`). React itself takes
+ * them to start-page.tsx, which replays them once React listens (`releaseEarlyTaps`). React itself takes
  * care of what comes after: a press on a part not yet hydrated hydrates that part at once.
  */
 
@@ -28,12 +28,12 @@ declare global {
 export const WAITING_ATTRIBUTE = 'data-tap-waiting'
 
 /**
- * Inlined into the page as its source text: it may use nothing from outside its own body, and
- * only what every browser the club supports has.
+ * Bundled on its own into the page's head (vite.config.ts, `earlyTaps`): it uses only what every
+ * browser the club supports has.
  */
 export function captureEarlyTaps() {
   const taps: EarlyTap[] = []
-  const waiting = 'data-tap-waiting'
+  const waiting = WAITING_ATTRIBUTE
   const root = () => document.getElementById('root')
   const hold = (event: Event) => {
     event.preventDefault()

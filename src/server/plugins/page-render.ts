@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs'
-import { readFile } from 'node:fs/promises'
 import { pathToFileURL } from 'node:url'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import {
@@ -47,10 +46,21 @@ export type PageRenderer = {
   send: (request: FastifyRequest, reply: FastifyReply) => Promise<boolean>
 }
 
-/** Loads the render module and the page's template; null when the build has no render module. */
+/** Loads the render module for the page's template; null when the build has no render module. */
 export async function createPageRenderer(
   app: FastifyInstance,
-  { renderModule, template, policy }: { renderModule: string; template: string; policy: string },
+  {
+    renderModule,
+    template,
+    page,
+    policy,
+  }: {
+    renderModule: string
+    /** The template's file, named in an error, and its text. */
+    template: string
+    page: string
+    policy: string
+  },
 ): Promise<PageRenderer | null> {
   if (!existsSync(renderModule)) return null
   let renderPage: RenderModule['renderPage']
@@ -64,7 +74,6 @@ export async function createPageRenderer(
     )
     return null
   }
-  const page = await readFile(template, 'utf8')
   if (!page.includes(ROOT_ELEMENT)) {
     throw new Error(`${template} has no ${ROOT_ELEMENT} to render the page into`)
   }

@@ -37,11 +37,12 @@ export const staticPagePlugin = fp<StaticPageOptions>(
   async (app: FastifyInstance, { serve, clientDir, renderModule }) => {
     const template = path.join(clientDir, 'index.html')
     const hasClient = serve && existsSync(template)
+    const page = hasClient ? await readFile(template, 'utf8') : ''
     // The page's own inline scripts run, by their hashes; nothing else inline does.
-    const policy = hasClient ? pagePolicy(inlineScriptsOf(await readFile(template, 'utf8'))) : ''
+    const policy = hasClient ? pagePolicy(inlineScriptsOf(page)) : ''
     const renderer =
       hasClient && renderModule
-        ? await createPageRenderer(app, { renderModule, template, policy })
+        ? await createPageRenderer(app, { renderModule, template, page, policy })
         : null
     if (hasClient) {
       await app.register(fastifyStatic, {
