@@ -1,7 +1,12 @@
 import { Redis, type RedisOptions } from 'ioredis'
 
-/** How long a Redis command may take before it fails and the database counts instead. */
-export const REDIS_COMMAND_TIMEOUT_MS = 50
+/**
+ * How long ioredis lets a command go unanswered before it fails it: a backstop that clears
+ * commands a hung Redis never answers. The rate limits stop waiting far sooner
+ * (`REDIS_ANSWER_MS` in `rate-limit-counters.ts`); this one also covers the ready check made on
+ * each connection, which a process busy starting must not fail.
+ */
+export const REDIS_COMMAND_TIMEOUT_MS = 1_000
 
 type Log = {
   warn: (obj: object, message: string) => void
@@ -20,8 +25,8 @@ export function connectRedis(url: string, log: Log, options: RedisOptions = {}):
     maxRetriesPerRequest: 1,
     enableOfflineQueue: false,
     // A Redis that holds the connection open but stops answering must not hold logins with it:
-    // the command fails after a few tens of milliseconds (a local Redis answers in well under
-    // one), and the limiter's breaker then skips Redis for a while (`rate-limit-counters.ts`).
+    // the limiter gives up on it after a few tens of milliseconds and its breaker then skips
+    // Redis for a while (`rate-limit-counters.ts`); ioredis drops the command later.
     commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
     ...options,
   })

@@ -72,15 +72,71 @@ export function databaseCounters(db: Db): RateLimitCounters {
 }
 
 /**
- * After a Redis command failed (refused, reset, or no answer within its short timeout), how long
- * the counters skip Redis and count in the database before one request tries Redis again. A hung
- * Redis then costs one command timeout per this long, not one per rate-limited request.
+ * How long the counters wait for Redis's answer before counting in the database instead. A local
+ * Redis answers in well under a millisecond; a hung one never does.
+ */
+export const REDIS_ANSWER_MS = 50
+
+/**
+ * How many commands in a row must fail (refused, reset, or unanswered within `REDIS_ANSWER_MS`)
+ * before the counters skip Redis. One late answer on a busy machine is counted in the database
+ * for that request alone, so the other processes, still counting in Redis, do not lose sight of
+ * this process's attempts for the breaker's whole `REDIS_BREAKER_OPEN_MS`.
+ */
+export const REDIS_BREAKER_FAILURES = 3
+
+/**
+ * Once the breaker opens, how long the counters skip Redis and count in the database before one
+ * request tries Redis again. A hung Redis then costs a few answer waits per this long, not one per
+ * rate-limited request.
  */
 export const REDIS_BREAKER_OPEN_MS = 2_000
 
-/** A circuit breaker: closed, Redis is asked; open, it is skipped until one request tries it. */
-function createBreaker(openMs: number, onClosed: () => void) {
+/**
+ * `command`'s answer, or a rejection once `ms` have passed without one while this process was
+ * free to read it. A busy process (a long render, a start-up) must not blame Redis for its own
+ * delay: a timer that fires late by more than `ms` gives Redis another `ms`, and an answer already
+ * waiting on the socket is read, in the same turn of the event loop, before the command is given
+ * up (timers run before the loop reads its sockets; setImmediate runs after it has).
+ */
+function answerWithin<T>(command: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let settled = false
+    const giveUp = () => {
+      if (settled) return
+      settled = true
+      reject(new Error(`redis did not answer within ${ms} ms`))
+    }
+    const arm = (armedAt: number): NodeJS.Timeout =>
+      setTimeout(() => {
+        if (performance.now() - armedAt > 2 * ms) timer = arm(performance.now())
+        else setImmediate(giveUp)
+      }, ms)
+    let timer = arm(performance.now())
+    command.then(
+      (answer) => {
+        if (settled) return
+        settled = true
+        clearTimeout(timer)
+        resolve(answer)
+      },
+      (err: unknown) => {
+        if (settled) return
+        settled = true
+        clearTimeout(timer)
+        reject(err instanceof Error ? err : new Error(String(err)))
+      },
+    )
+  })
+}
+
+/**
+ * A circuit breaker: closed, Redis is asked; open after `failuresToOpen` failures in a row, it is
+ * skipped until one request tries it again.
+ */
+function createBreaker(openMs: number, failuresToOpen: number, onClosed: () => void) {
   let open = false
+  let failures = 0
   let retryAt = 0
   return {
     /** Whether to ask Redis now. Once open, one caller per `openMs` is let through to probe. */
@@ -92,10 +148,13 @@ function createBreaker(openMs: number, onClosed: () => void) {
       return true
     },
     failed() {
+      failures += 1
+      if (!open && failures < failuresToOpen) return
       open = true
       retryAt = Date.now() + openMs
     },
     succeeded() {
+      failures = 0
       if (!open) return
       open = false
       onClosed()
@@ -103,6 +162,7 @@ function createBreaker(openMs: number, onClosed: () => void) {
     /** Redis said it is ready again (a new connection): no need to wait for a probe. */
     reset() {
       open = false
+      failures = 0
     },
   }
 }
@@ -159,15 +219,19 @@ export function redisCounters(
         })
     }
   }
-  const breaker = createBreaker(options.breakerOpenMs ?? REDIS_BREAKER_OPEN_MS, () => {
-    resetNow()
-    options.onRecovered?.()
-  })
+  const breaker = createBreaker(
+    options.breakerOpenMs ?? REDIS_BREAKER_OPEN_MS,
+    REDIS_BREAKER_FAILURES,
+    () => {
+      resetNow()
+      options.onRecovered?.()
+    },
+  )
   /** A Redis command through the breaker; undefined when Redis is skipped or fails. */
   async function ask<T>(command: () => Promise<T>): Promise<T | undefined> {
     if (!breaker.allows()) return undefined
     try {
-      const answer = await command()
+      const answer = await answerWithin(command(), REDIS_ANSWER_MS)
       breaker.succeeded()
       return answer
     } catch {

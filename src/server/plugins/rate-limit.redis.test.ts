@@ -4,7 +4,7 @@ import { Redis } from 'ioredis'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { rateLimits } from '../db/schema/index'
 import { authLimits } from '../features/auth/auth.routes'
-import { REDIS_BREAKER_OPEN_MS } from './rate-limit-counters'
+import { REDIS_ANSWER_MS, REDIS_BREAKER_OPEN_MS, redisCounters } from './rate-limit-counters'
 import { connectRedis } from '../lib/redis'
 import { startTcpProxy, type TcpProxy } from '../testing/tcp-proxy'
 import { buildTestApp, createAgent, createUser, type TestApp } from '../testing/test-app'
@@ -153,7 +153,7 @@ describe('rate limits in Redis while Redis comes and goes', () => {
       times.push(performance.now() - started)
     }
     for (let i = 0; i < 3; i++) answers.push(await attempt())
-    // One command waits out its short timeout; the breaker then skips Redis. Four Redis
+    // A few commands wait out their short deadline; the breaker then skips Redis. Four Redis
     // commands of a login at a second each took 4 s a login before.
     expect(Math.max(...times), `login times ${times.map(Math.round).join(', ')} ms`).toBeLessThan(
       500,
@@ -164,5 +164,39 @@ describe('rate limits in Redis while Redis comes and goes', () => {
     for (let i = 0; i < limit - 6; i++) answers.push(await attempt())
     expect(answers).toEqual(Array(limit).fill(400))
     expect(await attempt()).toBe(429)
+  })
+
+  it('count in Redis when its answer came in time but this process was busy when it did', async () => {
+    const counters = redisCounters(redis, t.db)
+    const rule = { name: 'busy-loop', points: 5, duration: 60 }
+    const key = `busy-${randomBytes(3).toString('hex')}`
+    const counted = counters.add(rule, key)
+    // The process is busy for 3 deadlines while Redis answers at once.
+    const until = performance.now() + 3 * REDIS_ANSWER_MS
+    while (performance.now() < until) {
+      // Blocks the event loop as a long render would.
+    }
+    expect((await counted).consumed).toBe(1)
+    expect(await redis.get(`rl:busy-loop:${key}`)).toBe('1')
+    const inTable = await t.db
+      .select()
+      .from(rateLimits)
+      .where(like(rateLimits.key, `%${key}`))
+    expect(inTable).toEqual([])
+  })
+
+  it('ask Redis again right after one unanswered command: only a run of them opens the breaker', async () => {
+    const counters = redisCounters(redis, t.db)
+    const rule = { name: 'one-late', points: 5, duration: 60 }
+    const key = `late-${randomBytes(3).toString('hex')}`
+    await counters.add(rule, key)
+    proxy.hold()
+    // Unanswered: this one is counted in the table, on top of Redis's last count.
+    expect((await counters.add(rule, key)).consumed).toBe(2)
+    proxy.release()
+    // Redis is asked again: it holds the first attempt, the held one once it arrives, and this.
+    const next = await counters.add(rule, key)
+    expect(await redis.get(`rl:one-late:${key}`)).toBe(String(next.consumed))
+    expect(next.consumed).toBe(3)
   })
 })
