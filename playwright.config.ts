@@ -1,18 +1,6 @@
 import { defineConfig, devices } from '@playwright/test'
+import { CHROMIUM, CHROMIUM_ARGS } from './e2e/chromium'
 
-/** Chromium from the system's packages: test tools may not download their own browser here. */
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-/** Debian's Chromium, headless, with nothing of its own reaching out (updates, sync, QUIC). */
-export const CHROMIUM_ARGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-]
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 3210)
 
 const desktop = { ...devices['Desktop Chrome'], channel: undefined }

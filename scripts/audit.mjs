@@ -23,10 +23,10 @@ import path from 'node:path'
 import { parseArgs } from 'node:util'
 import * as chromeLauncher from 'chrome-launcher'
 import lighthouse from 'lighthouse'
+import { CHROMIUM, CHROMIUM_ARGS } from '../e2e/chromium.ts'
 
 const root = path.resolve(import.meta.dirname, '..')
 const REPORT_DIR = path.join(root, '.lighthouse')
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 const DEMO_MEMBER = { username: 'maya.r', password: 'podclub-demo' }
 
 /** What every audited page must reach (scores out of 100, times in ms). */
@@ -193,16 +193,7 @@ try {
 
   chrome = await chromeLauncher.launch({
     chromePath: CHROMIUM,
-    chromeFlags: [
-      '--headless=new',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
-    ],
+    chromeFlags: CHROMIUM_ARGS,
   })
   mkdirSync(REPORT_DIR, { recursive: true })
   for (const page of pages) {

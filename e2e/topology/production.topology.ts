@@ -16,7 +16,7 @@ import {
   test,
 } from '@playwright/test'
 import { count, eq, inArray } from 'drizzle-orm'
-import { CHROMIUM, CHROMIUM_ARGS } from '../../playwright.config'
+import { CHROMIUM, CHROMIUM_ARGS } from '../chromium'
 import { type Database, openPostgres } from '../../src/server/db/client'
 import { outboxMessages, registrations, users } from '../../src/server/db/schema/index'
 import { insertPodclub } from '../../src/server/features/podclubs/podclubs.fixtures'
