@@ -1,25 +1,63 @@
-import { PGlite } from '@electric-sql/pglite'
+import { PGlite, type Transaction } from '@electric-sql/pglite'
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import type { Db } from './client'
 
+/** Versions by the name of their row of `cache_versions` ('podclubs', 'seats:12'). */
+export type VersionValues = ReadonlyMap<string, number>
+
 /**
- * How many times something may have written to each PGlite database: kept per database (the
- * PGlite handle, which every app instance on that database shares), never per module.
+ * A cached read kept up to date by the writes themselves: called inside a transaction about to
+ * commit, with the versions it raised and a handle on it, it reads again what it holds of them
+ * and answers what to keep once the write is acknowledged (with the versions then known), or
+ * nothing.
  */
-const writesOf = new WeakMap<PGlite, { count: number }>()
+export type WriteKeeper = (
+  raised: VersionValues,
+  on: () => Db,
+) => Promise<((known: VersionValues) => void) | undefined>
+
+type State = {
+  /** Statements and transactions that may have written, counted as each ends. */
+  count: number
+  /** The versions known to stand once `at` writes had ended, by name (not every name). */
+  versions?: { at: number; values: VersionValues }
+  /** Held weakly: a cache that is gone (its app closed) is not read for any more. */
+  keepers: Set<WeakRef<WriteKeeper>>
+}
+
+/**
+ * What this process knows of each PGlite database: kept per database (the PGlite handle, which
+ * every app instance on that database shares), never per module.
+ */
+const stateOf = new WeakMap<PGlite, State>()
 
 /** A statement that only reads: a plain SELECT (our schema has no functions that write). */
 const READ_ONLY = /^\s*select\b/i
+
+/**
+ * Run by every transaction on PGlite once its work is done, before its COMMIT: the deferred
+ * triggers fire now (they raise the versions), and the rows of `cache_versions` the transaction
+ * raised (listed by `bump_cache_version`, migration 0016) are read, as the commit will leave them.
+ */
+const VERSIONS_LEFT = `set constraints all immediate;
+select "name", "version" from "cache_versions"
+where "name" = any(string_to_array(current_setting('podclub.versions_raised', true), ','))`
 
 /**
  * Counts, on this PGlite handle, every statement that may write and every transaction, as each
  * ends (before its caller hears of it). PGlite runs one statement or transaction at a time, for
  * this process alone, so a count that has not moved since a moment means nothing was written
  * since then: a cache keyed by a version the database keeps can skip reading that version.
+ *
+ * A transaction also learns, before it commits and while it holds the one connection, the
+ * versions its commit leaves, and the caches that hold what it changed read it again inside it
+ * (`keepCachedInPgliteWrites`): once the write is acknowledged, the versions it left are known
+ * without a query queued behind the next writes, and so is what it changed.
  */
 export function countPgliteWrites(client: PGlite): void {
-  if (writesOf.has(client)) return
-  const state = { count: 0 }
-  writesOf.set(client, state)
+  if (stateOf.has(client)) return
+  const state: State = { count: 0, keepers: new Set() }
+  stateOf.set(client, state)
   const query = client.query.bind(client)
   const exec = client.exec.bind(client)
   const transaction = client.transaction.bind(client)
@@ -41,12 +79,64 @@ export function countPgliteWrites(client: PGlite): void {
     }
   }) as typeof client.exec
   client.transaction = (async (callback: Parameters<typeof transaction>[0]) => {
+    let left: Awaited<ReturnType<typeof versionsLeft>> | undefined
+    let committed = false
     try {
-      return await transaction(callback)
+      const result = await transaction(async (tx) => {
+        const done = await callback(tx)
+        // A transaction its work rolled back has nothing to learn.
+        if (!tx.closed) left = await versionsLeft(state, tx)
+        return done
+      })
+      committed = true
+      return result
     } finally {
       ended(true)
+      if (committed && left) learn(state, left)
     }
   }) as typeof client.transaction
+}
+
+/** Inside a transaction about to commit: the versions it leaves, and what the caches read again. */
+async function versionsLeft(state: State, tx: Transaction) {
+  const results = await tx.exec(VERSIONS_LEFT)
+  const rows = (results[1]?.rows ?? []) as { name: string; version: number }[]
+  const raised: VersionValues = new Map(rows.map((r) => [r.name, r.version]))
+  // The writes that had ended before this one: none can end while it holds the connection.
+  const at = state.count
+  const keep: ((known: VersionValues) => void)[] = []
+  if (raised.size > 0) {
+    let onTx: Db | undefined
+    const on = () => (onTx ??= drizzlePglite({ client: tx as unknown as PGlite }) as unknown as Db)
+    for (const ref of state.keepers) {
+      const keeper = ref.deref()
+      if (!keeper) {
+        state.keepers.delete(ref)
+        continue
+      }
+      const kept = await keeper(raised, on)
+      if (kept) keep.push(kept)
+    }
+  }
+  return { at, raised, keep }
+}
+
+/**
+ * After the commit, before the caller hears of it: the versions known once the writes before it
+ * had ended, with those it raised, are the versions now, unless another write ended meanwhile
+ * (then nothing is learned, and the next cached read asks the database).
+ */
+function learn(state: State, left: Awaited<ReturnType<typeof versionsLeft>>) {
+  if (state.count !== left.at + 1) return
+  const base = state.versions?.at === left.at ? state.versions.values : new Map<string, number>()
+  const values = new Map([...base, ...left.raised])
+  state.versions = { at: state.count, values }
+  for (const kept of left.keep) kept(values)
+}
+
+function stateOfDb(db: Db): State | undefined {
+  const client = (db as { $client?: unknown }).$client
+  return client instanceof PGlite ? stateOf.get(client) : undefined
 }
 
 /**
@@ -54,6 +144,36 @@ export function countPgliteWrites(client: PGlite): void {
  * PostgreSQL server, where other processes write too and only the database knows.
  */
 export function pgliteWrites(db: Db): number | undefined {
-  const client = (db as { $client?: unknown }).$client
-  return client instanceof PGlite ? writesOf.get(client)?.count : undefined
+  return stateOfDb(db)?.count
+}
+
+/**
+ * On PGlite, the versions that stand now, when every one of `names` is known (read or learned
+ * since the last write ended); undefined otherwise, and always on PostgreSQL.
+ */
+export function knownPgliteVersions(db: Db, names: readonly string[]): VersionValues | undefined {
+  const state = stateOfDb(db)
+  const known = state?.versions
+  if (!known || known.at !== state.count) return undefined
+  return names.every((name) => known.values.has(name)) ? known.values : undefined
+}
+
+/** On PGlite, versions read by a query that began once `at` writes had ended. */
+export function rememberPgliteVersions(db: Db, at: number, values: VersionValues): void {
+  const state = stateOfDb(db)
+  if (!state) return
+  const known = state.versions
+  if (!known || known.at < at) state.versions = { at, values }
+  else if (known.at === at) state.versions = { at, values: new Map([...known.values, ...values]) }
+}
+
+/**
+ * On PGlite, `keeper` is called inside every transaction that raised a version, before it
+ * commits (see `WriteKeeper`), for as long as the caller holds it. Nothing on PostgreSQL, where a
+ * transaction cannot know what other processes commit around it.
+ */
+export function keepCachedInPgliteWrites(db: Db, keeper: WriteKeeper): boolean {
+  const state = stateOfDb(db)
+  state?.keepers.add(new WeakRef(keeper))
+  return state !== undefined
 }

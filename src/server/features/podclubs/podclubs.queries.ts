@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, inArray, type SQL } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import { SEATS_PER_PODCLUB, type Podclub } from '#contract/podclubs'
+import type { CachedRead } from '../../db/cache-versions'
 import type { Db, Tx } from '../../db/client'
 import { podcasts, podclubs, registrations, seatWaitlist, users } from '../../db/schema/index'
 import { prettyDate, prettyTime } from '#contract/club-time'
@@ -48,6 +49,15 @@ export const PODCLUB_SEATS_READ = {
   seat_waitlist: ['id', 'podclub_id', 'user_id'],
   users: ['id', 'username'],
 } as const
+
+/**
+ * `readPodclubSeats` of one podclub reads its seats and seat waitlist only (the rows whose
+ * `podclub_id` is that podclub): what that podclub's own seats' version (`seats:<id>`) stands for.
+ */
+export const PODCLUB_SEATS_BY_PODCLUB = {
+  version: 'seats',
+  columns: { registrations: 'podclub_id', seat_waitlist: 'podclub_id' },
+} as const satisfies CachedRead['perKey']
 
 /** Both, what `readPodclubs` reads. */
 export const PODCLUB_CARDS_READ = { ...PODCLUB_TEXTS_READ, ...PODCLUB_SEATS_READ } as const
