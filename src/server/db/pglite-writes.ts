@@ -20,7 +20,12 @@ type State = {
   /** Statements and transactions that may have written, counted as each ends. */
   count: number
   /** The versions known to stand once `at` writes had ended, by name (not every name). */
-  versions?: { at: number; values: VersionValues }
+  versions?: Known
+  /**
+   * The names of the versions each of the last writes raised, by the count it ended at; null for
+   * a write that did not learn them (a plain statement, a transaction that rolled back).
+   */
+  raisedBy: Map<number, ReadonlySet<string> | null>
   /** Held weakly: a cache that is gone (its app closed) is not read for any more. */
   keepers: Set<WeakRef<WriteKeeper>>
 }
@@ -56,13 +61,13 @@ where "name" = any(string_to_array(current_setting('podclub.versions_raised', tr
  */
 export function countPgliteWrites(client: PGlite): void {
   if (stateOf.has(client)) return
-  const state: State = { count: 0, keepers: new Set() }
+  const state: State = { count: 0, raisedBy: new Map(), keepers: new Set() }
   stateOf.set(client, state)
   const query = client.query.bind(client)
   const exec = client.exec.bind(client)
   const transaction = client.transaction.bind(client)
   const ended = (mayWrite: boolean) => {
-    if (mayWrite) state.count += 1
+    if (mayWrite) wrote(state, null)
   }
   client.query = (async (text: string, ...rest: unknown[]) => {
     try {
@@ -83,7 +88,7 @@ export function countPgliteWrites(client: PGlite): void {
     let committed = false
     try {
       const result = await transaction(async (tx) => {
-        const done = await callback(tx)
+        const done = await callback(inSlices(tx))
         // A transaction its work rolled back has nothing to learn.
         if (!tx.closed) left = await versionsLeft(state, tx)
         return done
@@ -91,10 +96,45 @@ export function countPgliteWrites(client: PGlite): void {
       committed = true
       return result
     } finally {
-      ended(true)
       if (committed && left) learn(state, left)
+      else ended(true)
     }
   }) as typeof client.transaction
+}
+
+/**
+ * The longest a transaction runs statements before it lets the event loop turn. A statement runs
+ * in the process's own thread, and nothing in a transaction waits on I/O: without a turn, a
+ * transaction, and every one queued behind it, would hold the event loop until it ends (a seat
+ * change is 10-odd statements of 1 to 3 ms each), and requests the caches answer at once would
+ * wait for all of them.
+ */
+export const PGLITE_SLICE_MS = 4
+
+const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve))
+
+/**
+ * `tx`, whose statements let the event loop turn before they start once the transaction has run
+ * `PGLITE_SLICE_MS` since its last turn (and before its first). It keeps the connection all along.
+ */
+function inSlices(tx: Transaction): Transaction {
+  let sliceStart: number | undefined
+  const turn = async () => {
+    if (sliceStart !== undefined && performance.now() - sliceStart < PGLITE_SLICE_MS) return
+    await yieldToRequests()
+    sliceStart = performance.now()
+  }
+  const { query, exec } = tx
+  return Object.assign(tx, {
+    query: (async (...args: Parameters<typeof query>) => {
+      await turn()
+      return query(...args)
+    }) as typeof query,
+    exec: (async (...args: Parameters<typeof exec>) => {
+      await turn()
+      return exec(...args)
+    }) as typeof exec,
+  })
 }
 
 /** Inside a transaction about to commit: the versions it leaves, and what the caches read again. */
@@ -121,17 +161,57 @@ async function versionsLeft(state: State, tx: Transaction) {
   return { at, raised, keep }
 }
 
+type Known = { at: number; values: VersionValues }
+
+/** How many writes' raised versions are remembered (`raisedBy`). */
+const RAISED_KEPT = 256
+
+/** One more write has ended; what it raised, when known. */
+function wrote(state: State, raised: ReadonlySet<string> | null) {
+  state.count += 1
+  state.raisedBy.set(state.count, raised)
+  state.raisedBy.delete(state.count - RAISED_KEPT)
+}
+
+/** Every version raised by the writes that ended after `from` and up to `to`; null if unknown. */
+function raisedBetween(state: State, from: number, to: number): Set<string> | null {
+  const all = new Set<string>()
+  for (let at = from + 1; at <= to; at++) {
+    const raised = state.raisedBy.get(at)
+    if (!raised) return null
+    for (const name of raised) all.add(name)
+  }
+  return all
+}
+
 /**
- * After the commit, before the caller hears of it: the versions known once the writes before it
- * had ended, with those it raised, are the versions now, unless another write ended meanwhile
+ * What is known after adding `found` to what was known: the newer of the two, with the names of
+ * the older one that no write in between raised (they stood all along). A version read that a
+ * write overtook in the queue thus still teaches the names it read, where it would otherwise
+ * always come too late while writes keep coming.
+ */
+function merged(state: State, known: Known | undefined, found: Known): Known {
+  if (!known) return found
+  const [older, newer] = known.at <= found.at ? [known, found] : [found, known]
+  const raised = raisedBetween(state, older.at, newer.at)
+  if (!raised) return newer
+  const values = new Map(newer.values)
+  for (const [name, version] of older.values) {
+    if (!values.has(name) && !raised.has(name)) values.set(name, version)
+  }
+  return { at: newer.at, values }
+}
+
+/**
+ * After the commit, before the caller hears of it: the versions the transaction raised are the
+ * versions now, and the others stand as known before it, unless another write ended meanwhile
  * (then nothing is learned, and the next cached read asks the database).
  */
 function learn(state: State, left: Awaited<ReturnType<typeof versionsLeft>>) {
-  if (state.count !== left.at + 1) return
-  const base = state.versions?.at === left.at ? state.versions.values : new Map<string, number>()
-  const values = new Map([...base, ...left.raised])
-  state.versions = { at: state.count, values }
-  for (const kept of left.keep) kept(values)
+  if (state.count !== left.at) return wrote(state, null)
+  wrote(state, new Set(left.raised.keys()))
+  state.versions = merged(state, state.versions, { at: state.count, values: left.raised })
+  for (const kept of left.keep) kept(state.versions.values)
 }
 
 function stateOfDb(db: Db): State | undefined {
@@ -158,13 +238,13 @@ export function knownPgliteVersions(db: Db, names: readonly string[]): VersionVa
   return names.every((name) => known.values.has(name)) ? known.values : undefined
 }
 
-/** On PGlite, versions read by a query that began once `at` writes had ended. */
+/**
+ * On PGlite, versions read by a query that began once `at` writes had ended (and ran after them,
+ * and maybe after later ones).
+ */
 export function rememberPgliteVersions(db: Db, at: number, values: VersionValues): void {
   const state = stateOfDb(db)
-  if (!state) return
-  const known = state.versions
-  if (!known || known.at < at) state.versions = { at, values }
-  else if (known.at === at) state.versions = { at, values: new Map([...known.values, ...values]) }
+  if (state) state.versions = merged(state, state.versions, { at, values })
 }
 
 /**
