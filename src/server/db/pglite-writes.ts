@@ -36,8 +36,11 @@ type State = {
  */
 const stateOf = new WeakMap<PGlite, State>()
 
-/** A statement that only reads: a plain SELECT (our schema has no functions that write). */
-const READ_ONLY = /^\s*select\b/i
+/**
+ * A statement that only reads: a plain SELECT, or SELECTs joined by UNION and the like, which
+ * start with a parenthesis (our schema has no functions that write).
+ */
+const READ_ONLY = /^[\s(]*select\b/i
 
 /**
  * Run by every transaction on PGlite once its work is done, before its COMMIT: the deferred
