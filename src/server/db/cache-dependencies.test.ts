@@ -1,10 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  type CachedRead,
-  cachedReadRunning,
-  declaredCachedReads,
-  readCacheVersions,
-} from './cache-versions'
+import { type CachedRead, cachedReadRunning, declaredCachedReads } from './cache-versions'
 import { registrations, seatWaitlist } from './schema/index'
 import { insertPodclub } from '../features/podclubs/podclubs.fixtures'
 import { createTestDatabase, type TestDatabase } from '../testing/test-db'
@@ -18,16 +13,22 @@ import {
 
 /**
  * Every cached read (`cachedByVersion`) proven fresh against the database itself:
- * - each one the app makes is run here, and every statement it sends is recorded;
+ * - each one the app makes is run here, and every statement it sends is recorded, with the keys
+ *   it reads;
  * - PostgreSQL says, for each statement (EXPLAIN VERBOSE), which columns of which tables it uses;
  *   each must be listed in the read's `dependsOn`;
  * - for each table and column listed, the catalog must hold a trigger calling
  *   `bump_cache_version` with one of the read's versions, firing on a new row, a deleted one, a
  *   truncate and an update of that column;
+ * - a read kept per key (`perKey`: a podclub's seats, a member's seats) reads each table its key's
+ *   version stands for only where the key column is one of the keys it reads (every scan of it
+ *   in the plan has that condition, not under an OR), and the trigger there raises the row of
+ *   the changed row's key (its second argument is that column); a truncate raises the version
+ *   itself;
  * - a cached read sends no statement but reads.
  */
 
-type Statement = { read: string; text: string; params: unknown[] }
+type Statement = { read: string; keys: readonly unknown[]; text: string; params: unknown[] }
 
 let database: TestDatabase
 let t: TestApp
@@ -56,7 +57,12 @@ beforeAll(async () => {
       // PGlite: (text, params); node-postgres: also ({ text, values }) or ({ text }, params).
       const config = typeof first === 'string' ? { text: first, values: params } : first
       const { text, values } = config as { text: string; values?: unknown[] }
-      statements.push({ read, text, params: values ?? (params as unknown[] | undefined) ?? [] })
+      statements.push({
+        read: read.name,
+        keys: read.keys,
+        text,
+        params: values ?? (params as unknown[] | undefined) ?? [],
+      })
     }
     return query(first, params, ...rest)
   }
@@ -67,7 +73,8 @@ beforeAll(async () => {
     client[method] = (...args: unknown[]) => {
       const read = cachedReadRunning()
       // (The pool also takes a connection for each query, with a callback: not a transaction.)
-      if (read && typeof args[0] !== 'function') statements.push({ read, text: method, params: [] })
+      if (read && typeof args[0] !== 'function')
+        statements.push({ read: read.name, keys: read.keys, text: method, params: [] })
       return original(...args)
     }
   }
@@ -106,8 +113,10 @@ async function readIndexes() {
 
 type PlanNode = Record<string, unknown> & { Plans?: PlanNode[] }
 
+type Plan = { used: Map<string, Set<string>>; scans: { table: string; node: PlanNode }[] }
+
 /** The columns a statement uses, as `table.column`, and the tables it scans, from its plan. */
-async function columnsUsed(statement: Statement): Promise<Map<string, Set<string>>> {
+async function planOf(statement: Statement): Promise<Plan> {
   const result = await rawQuery<{ 'QUERY PLAN': PlanNode[] }>(
     `explain (verbose, format json) ${statement.text}`,
     statement.params,
@@ -165,12 +174,71 @@ async function columnsUsed(statement: Statement): Promise<Map<string, Set<string
       }
     }
   }
-  return used
+  const scans = nodes.flatMap((node) =>
+    typeof node['Relation Name'] === 'string' ? [{ table: node['Relation Name'], node }] : [],
+  )
+  return { used, scans }
+}
+
+/** The parts of a condition joined by AND at its top: a row passes only if each holds. */
+function conjuncts(condition: string): string[] {
+  const unwrap = (text: string) => {
+    let t = text.trim()
+    for (;;) {
+      if (!t.startsWith('(') || !t.endsWith(')')) return t
+      let depth = 0
+      for (let i = 0; i < t.length; i++) {
+        if (t[i] === '(') depth++
+        else if (t[i] === ')') depth--
+        if (depth === 0 && i < t.length - 1) return t
+      }
+      t = t.slice(1, -1).trim()
+    }
+  }
+  const whole = unwrap(condition)
+  const parts: string[] = []
+  let depth = 0
+  let start = 0
+  for (let i = 0; i < whole.length; i++) {
+    if (whole[i] === '(') depth++
+    else if (whole[i] === ')') depth--
+    else if (depth === 0 && whole.startsWith(' AND ', i)) {
+      parts.push(unwrap(whole.slice(start, i)))
+      start = i + ' AND '.length
+    }
+  }
+  parts.push(unwrap(whole.slice(start)))
+  return parts
+}
+
+/**
+ * The values a scan of a table keeps its `column` to, by its own conditions (an index's, a
+ * filter's): `column = 12` or `column = ANY ('{12,13}')`; undefined when none does.
+ */
+function keptTo(node: PlanNode, column: string): number[] | undefined {
+  const alias = String(node.Alias)
+  const name = `(?:${alias}\\.)?${column}`
+  const equals = new RegExp(`^${name} = (\\d+)$|^(\\d+) = ${name}$`)
+  const any = new RegExp(`^${name} = ANY \\('\\{([\\d,]*)\\}'::integer\\[\\]\\)$`)
+  for (const key of ['Index Cond', 'Recheck Cond', 'Filter']) {
+    const condition = node[key]
+    if (typeof condition !== 'string') continue
+    for (const part of conjuncts(condition)) {
+      const one = equals.exec(part)
+      if (one) return [Number(one[1] ?? one[2])]
+      const some = any.exec(part)
+      if (some) return some[1] === '' ? [] : some[1]!.split(',').map(Number)
+    }
+  }
+  return undefined
 }
 
 type Trigger = {
   table: string
   version: string
+  /** The column of the changed row whose value names the row raised (`seats:<podclub_id>`). */
+  key?: string
+  forEachRow: boolean
   onInsert: boolean
   onDelete: boolean
   onTruncate: boolean
@@ -202,16 +270,21 @@ async function versionTriggers(): Promise<{ triggers: Trigger[]; functions: stri
   return {
     triggers: rows
       .filter((r) => r.fn === 'bump_cache_version')
-      .map((r) => ({
-        table: r.table,
-        version: r.args.replace(/\\000$/, '').split('\\000')[0]!,
-        // pg_trigger.tgtype: 4 insert, 8 delete, 16 update, 32 truncate.
-        onInsert: (r.type & 4) !== 0,
-        onDelete: (r.type & 8) !== 0,
-        onUpdate: (r.type & 16) !== 0,
-        onTruncate: (r.type & 32) !== 0,
-        columns: r.columns ?? [],
-      })),
+      .map((r) => {
+        const [version, key] = r.args.replace(/\\000$/, '').split('\\000')
+        return {
+          table: r.table,
+          version: version!,
+          key,
+          // pg_trigger.tgtype: 1 for each row, 4 insert, 8 delete, 16 update, 32 truncate.
+          forEachRow: (r.type & 1) !== 0,
+          onInsert: (r.type & 4) !== 0,
+          onDelete: (r.type & 8) !== 0,
+          onUpdate: (r.type & 16) !== 0,
+          onTruncate: (r.type & 32) !== 0,
+          columns: r.columns ?? [],
+        }
+      }),
     functions: functions.map((r) => r.name),
   }
 }
@@ -219,23 +292,70 @@ async function versionTriggers(): Promise<{ triggers: Trigger[]; functions: stri
 /** What a change of `table.column` (or of the table's rows, for column '*') fails to raise. */
 function unraised(triggers: Trigger[], read: CachedRead, table: string, column: string): string[] {
   const versions: readonly string[] = read.versions
-  const on = triggers.filter((tr) => tr.table === table && versions.includes(tr.version))
+  const keyColumn = read.perKey?.columns[table]
+  // Where the read's key stands for the table, the row of the changed row's key must be raised,
+  // and on a truncate (no row) the version itself; elsewhere, one of the read's versions.
+  const rowTriggers = triggers.filter((tr) =>
+    tr.table !== table
+      ? false
+      : keyColumn !== undefined
+        ? tr.version === read.perKey!.version && tr.key === keyColumn && tr.forEachRow
+        : versions.includes(tr.version) && tr.key === undefined,
+  )
+  const truncateTriggers = triggers.filter(
+    (tr) =>
+      tr.table === table &&
+      tr.key === undefined &&
+      (keyColumn !== undefined
+        ? tr.version === read.perKey!.version
+        : versions.includes(tr.version)),
+  )
   const missing: string[] = []
+  const raisesNone = (change: string) =>
+    missing.push(`${change} raises none of ${versionsOf(read, table)}`)
   if (column === '*') {
     const through = read.newRowsSeenThrough?.[table]
     if (through !== undefined) {
       // The table that refers to it must be read, and raise the version for its new rows.
-      if (!read.dependsOn[through]) missing.push(`${through}, through which ${table} is seen,`)
+      if (!read.dependsOn[through])
+        missing.push(`${through}, through which ${table} is seen, is not read`)
       else missing.push(...unraised(triggers, { ...read, newRowsSeenThrough: {} }, through, '*'))
-    } else if (!on.some((tr) => tr.onInsert)) missing.push(`a new row of ${table}`)
-    if (!on.some((tr) => tr.onDelete)) missing.push(`a deleted row of ${table}`)
-    if (!on.some((tr) => tr.onTruncate)) missing.push(`a truncate of ${table}`)
+    } else if (!rowTriggers.some((tr) => tr.onInsert)) raisesNone(`a new row of ${table}`)
+    if (!rowTriggers.some((tr) => tr.onDelete)) raisesNone(`a deleted row of ${table}`)
+    if (!truncateTriggers.some((tr) => tr.onTruncate)) raisesNone(`a truncate of ${table}`)
   } else if (
-    !on.some((tr) => tr.onUpdate && (tr.columns.length === 0 || tr.columns.includes(column)))
+    !rowTriggers.some(
+      (tr) => tr.onUpdate && (tr.columns.length === 0 || tr.columns.includes(column)),
+    )
   ) {
-    missing.push(`an update of ${table}.${column}`)
+    raisesNone(`an update of ${table}.${column}`)
   }
   return missing
+}
+
+/** Where a read kept per key reads a table its key stands for beyond the keys it reads. */
+function beyondKeys(read: CachedRead, statement: Statement, plan: Plan): string[] {
+  const problems: string[] = []
+  for (const [table, column] of Object.entries(read.perKey?.columns ?? {})) {
+    for (const { node } of plan.scans.filter((scan) => scan.table === table)) {
+      const kept = keptTo(node, column)
+      const keys = statement.keys.map(Number)
+      if (kept === undefined || kept.some((value) => !keys.includes(value)))
+        problems.push(
+          `${read.name} reads ${table} beyond its keys (${keys.join(', ')}): ${node['Node Type']} ` +
+            `${JSON.stringify(node['Index Cond'] ?? node['Recheck Cond'] ?? node.Filter ?? 'with no condition')}`,
+        )
+    }
+  }
+  return problems
+}
+
+/** The versions a change of `table` must raise for `read`, in words. */
+function versionsOf(read: CachedRead, table: string): string {
+  const column = read.perKey?.columns[table]
+  return column === undefined
+    ? read.versions.join(', ')
+    : `${read.perKey!.version}:<${column}> (${read.perKey!.version} on a truncate)`
 }
 
 describe('every cached read', () => {
@@ -249,7 +369,15 @@ describe('every cached read', () => {
     await t.db.insert(seatWaitlist).values({ podclubId: podclub.id, userId: waiting.id })
 
     const visitor = createAgent(t.app)
-    const versionsBefore = await readCacheVersions(t.db)
+    const allVersions = async () =>
+      Object.fromEntries(
+        (
+          await rawQuery<{ name: string; version: number }>(
+            'select name, version from cache_versions',
+          )
+        ).map((r) => [r.name, r.version]),
+      )
+    const versionsBefore = await allVersions()
     for (const [client, path] of [
       [visitor, '/api/v1/all_upcoming_podclubs/'],
       [visitor, `/api/v1/podclubs/${podclub.id}/`],
@@ -261,13 +389,13 @@ describe('every cached read', () => {
       expect(res.statusCode, `${path}: ${res.body}`).toBe(200)
     }
     // Reading wrote nothing a version stands for (the profile once recorded a calendar token).
-    expect(await readCacheVersions(t.db)).toEqual(versionsBefore)
+    expect(await allVersions()).toEqual(versionsBefore)
 
     const reads = declaredCachedReads(t.db)
     expect(reads.map((r) => r.name).sort()).toEqual(
       [...new Set(statements.map((s) => s.read))].sort(),
     )
-    const writes = statements.filter((s) => !/^\s*select\b/i.test(s.text))
+    const writes = statements.filter((s) => !/^[\s(]*select\b/i.test(s.text))
     expect(writes.map((s) => `${s.read}: ${s.text}`)).toEqual([])
 
     const { triggers, functions } = await versionTriggers()
@@ -278,11 +406,13 @@ describe('every cached read', () => {
     for (const read of reads) {
       const used = new Map<string, Set<string>>()
       for (const statement of statements.filter((s) => s.read === read.name)) {
-        for (const [table, columns] of await columnsUsed(statement)) {
+        const plan = await planOf(statement)
+        for (const [table, columns] of plan.used) {
           const all = used.get(table) ?? new Set()
           for (const c of columns) all.add(c)
           used.set(table, all)
         }
+        problems.push(...beyondKeys(read, statement, plan))
       }
       for (const [table, columns] of used) {
         const listed = read.dependsOn[table]
@@ -300,7 +430,7 @@ describe('every cached read', () => {
       for (const [table, columns] of Object.entries(read.dependsOn)) {
         for (const column of ['*', ...columns]) {
           for (const change of unraised(triggers, read, table, column))
-            problems.push(`${read.name}: ${change} raises none of ${read.versions.join(', ')}`)
+            problems.push(`${read.name}: ${change}`)
         }
       }
     }

@@ -15,7 +15,7 @@ beforeAll(async () => {
 })
 afterAll(() => close())
 
-const members = async () => (await readCacheVersions(a.db)).members
+const members = async () => (await readCacheVersions(a.db, ['members'])).get('members')!
 
 describe('the members version', () => {
   it('rises with each committed change to an account or a session, once per transaction, and not with a podclub', async () => {

@@ -1,33 +1,61 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
-import type { Db } from './client'
-import { pgliteWrites } from './pglite-writes'
+import { inArray } from 'drizzle-orm'
+import type { Db, Tx } from './client'
+import {
+  keepCachedInPgliteWrites,
+  knownPgliteVersions,
+  pgliteWrites,
+  rememberPgliteVersions,
+  type VersionValues,
+  type WriteKeeper,
+} from './pglite-writes'
 import { cacheVersions } from './schema/index'
 
 /**
  * The rows of `cache_versions`. The database raises each one itself, at the commit of every
  * change to what it stands for, whichever code made it (deferred triggers calling the one
- * function `bump_cache_version`: migrations 0012 and 0015), so a cache keyed by them can never be
- * forgotten stale:
+ * function `bump_cache_version`: migrations 0012, 0015 and 0016), so a cache keyed by them can
+ * never be forgotten stale:
  * - `podclubs`: podclubs, podcasts' names and pictures, members' names, addresses and deletions
  *   (what the feed, a podclub's page and cred show of them);
- * - `seats`: seats and seat waitlists (migration 0015), apart so a seat leaves the texts be;
- * - `members`: accounts and sessions.
+ * - `members`: accounts and sessions;
+ * - kept per podclub or per member (`KeyedVersionName`, migration 0016): `seats:12`, the seats and
+ *   seat waitlist of podclub 12, and `member_seats:7`, the seats member 7 holds. A truncate
+ *   raises `seats` and `member_seats` themselves, which every read of one of their rows depends
+ *   on too.
  */
-export type CacheVersionName = 'podclubs' | 'seats' | 'members'
-export type CacheVersions = Readonly<Record<CacheVersionName, number>>
+export type CacheVersionName = 'podclubs' | 'members' | KeyedVersionName
+/** The versions kept per key: a podclub's seats, a member's seats. */
+export type KeyedVersionName = 'seats' | 'member_seats'
 
-/** All versions in one tiny read (0 for a row not raised yet). */
-export async function readCacheVersions(db: Db): Promise<CacheVersions> {
-  const rows = await db
-    .select({ name: cacheVersions.name, version: cacheVersions.version })
-    .from(cacheVersions)
-  const of = (name: CacheVersionName) => rows.find((r) => r.name === name)?.version ?? 0
-  return { podclubs: of('podclubs'), seats: of('seats'), members: of('members') }
+/** Versions by the name of their row ('podclubs', 'seats:12'). */
+export type Versions = VersionValues
+
+/** The row of one key of a version kept per key: `seats:12` is podclub 12's seats. */
+export function keyedVersion(name: KeyedVersionName, key: number): string {
+  return `${name}:${key}`
+}
+
+/** The named versions in one tiny read (0 for a row not raised yet). */
+export async function readCacheVersions(
+  db: Db | Tx,
+  names: readonly string[],
+): Promise<Map<string, number>> {
+  const rows =
+    names.length === 0
+      ? []
+      : await db
+          .select({ name: cacheVersions.name, version: cacheVersions.version })
+          .from(cacheVersions)
+          .where(inArray(cacheVersions.name, [...names]))
+  const versions = new Map<string, number>(names.map((name) => [name, 0]))
+  for (const row of rows) versions.set(row.name, row.version)
+  return versions
 }
 
 type VersionReader = {
-  /** The versions as of a moment after this call: what every acknowledged write left. */
-  current(): CacheVersions | Promise<CacheVersions>
+  /** The named versions as of a moment after this call: what every acknowledged write left. */
+  current(names: readonly string[]): Versions | Promise<Versions>
 }
 
 /** One reader per database handle, shared by every cache on it (not per module). */
@@ -37,12 +65,14 @@ const readers = new WeakMap<Db, VersionReader>()
  * The versions of `db`, read as seldom as freshness allows:
  * - requests arriving together share reads: a read already running may have started before a
  *   request arrived (and miss a write acknowledged just before it), so the request joins the read
- *   queued behind it, which starts later. Under load that is one tiny query per round trip
- *   instead of one per request, and never a stale answer;
+ *   queued behind it, which starts later and reads the names of every request that joined it.
+ *   Under load that is one tiny query per round trip instead of one per request, and never a
+ *   stale answer;
  * - on PGlite, which serves this process alone and counts its writes as they end
- *   (`countPgliteWrites`), while the count stands where it stood before the last read, that read
- *   still holds and no query is needed. A statement on PGlite blocks the event loop, so under
- *   load this is what keeps its reads fast.
+ *   (`countPgliteWrites`), the versions read or learned since the last write ended still hold
+ *   and no query is needed. A write transaction learns the versions it leaves before it commits,
+ *   so a read after it needs no query either, and none waits behind the next writes. A statement
+ *   on PGlite blocks the event loop, so under load this is what keeps its reads fast.
  */
 export function cacheVersionsOf(db: Db): VersionReader {
   let reader = readers.get(db)
@@ -54,16 +84,14 @@ export function cacheVersionsOf(db: Db): VersionReader {
 }
 
 function createVersionReader(db: Db): VersionReader {
-  let running: Promise<CacheVersions> | null = null
-  let queued: Promise<CacheVersions> | null = null
-  /** On PGlite: the versions last read, and the database's count of writes just before. */
-  let known: { writes: number; versions: CacheVersions } | undefined
+  let running: Promise<Versions> | null = null
+  let queued: { names: Set<string>; read: Promise<Versions> } | null = null
 
-  const startRead = () => {
+  const startRead = (names: ReadonlySet<string>) => {
     const writes = pgliteWrites(db)
-    const read: Promise<CacheVersions> = readCacheVersions(db)
+    const read: Promise<Versions> = readCacheVersions(db, [...names])
       .then((versions) => {
-        if (writes !== undefined && (!known || known.writes < writes)) known = { writes, versions }
+        if (writes !== undefined) rememberPgliteVersions(db, writes, versions)
         return versions
       })
       .finally(() => {
@@ -73,27 +101,31 @@ function createVersionReader(db: Db): VersionReader {
     return read
   }
 
-  const fresh = (): Promise<CacheVersions> => {
-    if (queued) return queued
-    if (!running) return startRead()
-    const next = running
-      .then(
-        () => {},
-        () => {},
-      )
-      .then(() => {
-        queued = null
-        return startRead()
-      })
+  const fresh = (names: readonly string[]): Promise<Versions> => {
+    if (queued) {
+      for (const name of names) queued.names.add(name)
+      return queued.read
+    }
+    if (!running) return startRead(new Set(names))
+    const next: { names: Set<string>; read: Promise<Versions> } = {
+      names: new Set(names),
+      read: running
+        .then(
+          () => {},
+          () => {},
+        )
+        .then(() => {
+          queued = null
+          return startRead(next.names)
+        }),
+    }
     queued = next
-    return next
+    return next.read
   }
 
   return {
-    current() {
-      const writes = pgliteWrites(db)
-      if (writes !== undefined && known?.writes === writes) return known.versions
-      return fresh()
+    current(names) {
+      return knownPgliteVersions(db, names) ?? fresh(names)
     },
   }
 }
@@ -103,11 +135,18 @@ function createVersionReader(db: Db): VersionReader {
  * reads with the columns it uses there (a table listed depends on its rows coming and going too).
  * `db/cache-dependencies.test.ts` runs every cached read, asks the database which columns its
  * statements use, and fails when one is not listed here or when a change of one listed does not
- * raise one of `versions`: a new column cannot go stale silently.
+ * raise one of its versions: a new column cannot go stale silently.
  */
 export type CachedRead = {
   name: string
   versions: readonly CacheVersionName[]
+  /**
+   * A read kept per podclub or per member (its key, a number): the one row of this version for
+   * its key (`seats:12`) stands for the tables listed, which the read may read only where the
+   * column given is its key. A change there raises the row of that key alone, so the other
+   * keys stay cached.
+   */
+  perKey?: { version: KeyedVersionName; columns: Readonly<Record<string, string>> }
   dependsOn: Readonly<Record<string, readonly string[]>>
   /**
    * Tables of `dependsOn` whose new rows the read can only see once a row it reads refers to
@@ -122,10 +161,34 @@ export function declaredCachedReads(db: Db): CachedRead[] {
   return [...(declared.get(db)?.values() ?? [])]
 }
 
-/** The cached read running in the current async context, if any (the dependency test's view). */
-const reading = new AsyncLocalStorage<string>()
-export function cachedReadRunning(): string | undefined {
+function declare(db: Db, what: CachedRead) {
+  const onDb = declared.get(db) ?? new Map<string, CachedRead>()
+  onDb.set(what.name, what)
+  declared.set(db, onDb)
+}
+
+/** The cached read running in the current async context, if any, and the keys it reads. */
+export type CachedReadRunning = { name: string; keys: readonly unknown[] }
+const reading = new AsyncLocalStorage<CachedReadRunning>()
+/** The dependency test's view of what runs. */
+export function cachedReadRunning(): CachedReadRunning | undefined {
   return reading.getStore()
+}
+
+/** The names of every version a read of `keys` depends on. */
+export function versionNamesOf(what: CachedRead, keys: readonly unknown[]): string[] {
+  const { perKey } = what
+  if (!perKey) return [...what.versions]
+  return [
+    ...what.versions,
+    perKey.version,
+    ...keys.map((key) => keyedVersion(perKey.version, key as number)),
+  ]
+}
+
+/** Whether `versions` holds every one of `names`. */
+export function holdsAll(versions: Versions, names: readonly string[]): boolean {
+  return names.every((name) => versions.has(name))
 }
 
 /** -1 when `a` is older than `b` (some row lower), 1 when newer or `b` is unknown, 0 when equal. */
@@ -136,31 +199,186 @@ function compareStamps(a: readonly number[], b: readonly number[] | undefined): 
   return 0
 }
 
+/** The versions of `names`, in their order, as a stamp to compare. */
+export function stampOf(names: readonly string[], versions: Versions): number[] {
+  return names.map((name) => versions.get(name) ?? 0)
+}
+
+/** Whether two stamps are the same. */
+export function sameStamp(a: readonly number[], b: readonly number[]): boolean {
+  return a.length === b.length && a.every((v, i) => v === b[i])
+}
+
+type Entry<V> = { keyed: number; value: Promise<V> }
+
+/** What `cachedManyByVersion` answers: a read of many keys at once, and of one. */
+export type CachedMany<K, V> = {
+  /**
+   * The values of `keys`, read (together, for those not held) at versions that stand after this
+   * call: `versions` when given and it names them all (it must have been read after the caller
+   * began), or versions read now.
+   */
+  many(keys: readonly K[], versions?: Versions): Promise<Map<K, V>>
+  /** One key's value, the same way. */
+  get(key: K, versions?: Versions): Promise<V>
+  /** The names of the versions a read of `keys` depends on. */
+  names(keys: readonly K[]): string[]
+}
+
+/**
+ * A read of many keys at once remembered while the versions it depends on stand, on either
+ * engine: `readKeys(keys, on)` runs once per key and version however many requests ask together,
+ * and a raised version forgets every key, or, for a version kept per key (`perKey`), that key
+ * alone. Each call waits for versions read after it began (`cacheVersionsOf`), so once a write is
+ * acknowledged no caller is answered from before it, in this process or any other on the same
+ * database. `readKeys` must read with `on`, show only what the versions stand for, answer every
+ * key it is given and keep each key's rows apart. What it answers is shared between callers: they
+ * must not change it. A failed read is not kept.
+ *
+ * `keptInWrites`: on PGlite, a transaction that raises the version of a key held here reads that
+ * key again before it commits (`keepCachedInPgliteWrites`, `on` being the transaction): the read
+ * after an acknowledged seat costs no query, and none waits behind the next writes.
+ */
+export function cachedManyByVersion<K extends number, V>(
+  db: Db,
+  what: CachedRead,
+  readKeys: (keys: readonly K[], on: Db | Tx) => Promise<ReadonlyMap<K, V>>,
+  { maxKeys = 10_000, keptInWrites = false }: { maxKeys?: number; keptInWrites?: boolean } = {},
+): CachedMany<K, V> {
+  declare(db, what)
+  const reader = cacheVersionsOf(db)
+  const { perKey } = what
+  const sharedNames = perKey ? [...what.versions, perKey.version] : [...what.versions]
+  /** The version of `key`'s own row (0 for a read not kept per key). */
+  const keyedOf = (key: K, versions: Versions) =>
+    perKey ? (versions.get(keyedVersion(perKey.version, key)) ?? 0) : 0
+  /** The versions every key depends on, as they stood when `entries` began. */
+  let stamp: number[] | undefined
+  let entries = new Map<K, Entry<V>>()
+
+  const read = (keys: readonly K[], on: Db | Tx) =>
+    reading.run({ name: what.name, keys }, () => readKeys(keys, on))
+
+  /** One read for `keys`, each key's answer apart (a key the read did not answer fails). */
+  const readApart = (keys: readonly K[]) => {
+    const all = read(keys, db)
+    return new Map(
+      keys.map((key) => [
+        key,
+        all.then((values) => {
+          if (!values.has(key)) throw new Error(`${what.name}: no value read for ${key}`)
+          return values.get(key)!
+        }),
+      ]),
+    )
+  }
+
+  const many = async (keys: readonly K[], given?: Versions): Promise<Map<K, V>> => {
+    const names = versionNamesOf(what, keys)
+    const versions = given && holdsAll(given, names) ? given : await reader.current(names)
+    const now = stampOf(sharedNames, versions)
+    const order = compareStamps(now, stamp)
+    // Versions read before newer ones were: answer this caller, keep nothing.
+    if (order < 0) return settle(readApart(keys))
+    if (order > 0 || entries.size >= maxKeys) {
+      stamp = now
+      entries = new Map()
+    }
+    const answer = new Map<K, Promise<V>>()
+    const missing: K[] = []
+    const older: K[] = []
+    for (const key of keys) {
+      const entry = entries.get(key)
+      const keyed = keyedOf(key, versions)
+      if (entry?.keyed === keyed) answer.set(key, entry.value)
+      else if (entry && entry.keyed > keyed) older.push(key)
+      else missing.push(key)
+    }
+    if (missing.length > 0) {
+      const kept = entries
+      for (const [key, value] of readApart(missing)) {
+        const entry = { keyed: keyedOf(key, versions), value }
+        kept.set(key, entry)
+        value.catch(() => {
+          if (kept.get(key) === entry) kept.delete(key)
+        })
+        answer.set(key, value)
+      }
+    }
+    if (older.length > 0) for (const [key, value] of readApart(older)) answer.set(key, value)
+    return settle(answer)
+  }
+
+  const cached: CachedMany<K, V> = {
+    many,
+    async get(key, versions) {
+      return (await many([key], versions)).get(key)!
+    },
+    names: (keys) => versionNamesOf(what, keys),
+  }
+  if (perKey && keptInWrites) {
+    const keeper: WriteKeeper = async (raised, on) => {
+      const held = [...entries.keys()].filter((key) =>
+        raised.has(keyedVersion(perKey.version, key)),
+      )
+      if (held.length === 0) return undefined
+      const kept = entries
+      const values = await read(held, on())
+      return (known) => {
+        // Kept only where nothing else changed meanwhile, at the versions the commit left.
+        if (entries !== kept || !holdsAll(known, sharedNames)) return
+        if (compareStamps(stampOf(sharedNames, known), stamp) !== 0) return
+        for (const key of held) {
+          const entry = entries.get(key)
+          const keyed = keyedOf(key, known)
+          if (!values.has(key) || (entry && entry.keyed >= keyed)) continue
+          entries.set(key, { keyed, value: Promise.resolve(values.get(key)!) })
+        }
+      }
+    }
+    // Registered weakly: it lives as long as this cache does.
+    keepers.set(cached, keeper)
+    keepCachedInPgliteWrites(db, keeper)
+  }
+  return cached
+}
+
+/** Each cache's write keeper, alive as long as the cache (see `keepCachedInPgliteWrites`). */
+const keepers = new WeakMap<object, WriteKeeper>()
+
+async function settle<K, V>(answer: ReadonlyMap<K, Promise<V>>): Promise<Map<K, V>> {
+  const values = await Promise.all(answer.values())
+  return new Map([...answer.keys()].map((key, i) => [key, values[i]!]))
+}
+
 /**
  * A read remembered while the versions it depends on stand, on either engine: `read(key)` runs
  * once per key and version however many requests ask together, and a raised version forgets every
  * key. Each call waits for versions read after it began (`cacheVersionsOf`), so once a write is
  * acknowledged no caller is answered from before it, in this process or any other on the same
- * database. `read` must show only what `versions` stand for. What it answers is shared between
- * callers: they must not change it. A failed read is not kept.
+ * database. `read` must show only what its versions stand for. What it answers is shared between
+ * callers: they must not change it. A failed read is not kept. `versions`, when given and it
+ * names them all, are used instead of reading them (they must have been read after the caller
+ * began). A read kept per key (`perKey`) is made with `cachedManyByVersion`.
  */
 export function cachedByVersion<K, V>(
   db: Db,
   what: CachedRead,
   readKey: (key: K) => Promise<V>,
   { maxKeys = 10_000 }: { maxKeys?: number } = {},
-): (key: K) => Promise<V> {
-  const onDb = declared.get(db) ?? new Map<string, CachedRead>()
-  onDb.set(what.name, what)
-  declared.set(db, onDb)
-  const { versions } = what
-  const read = (key: K) => reading.run(what.name, () => readKey(key))
+): (key: K, versions?: Versions) => Promise<V> {
+  if (what.perKey) throw new Error(`${what.name} is kept per key: use cachedManyByVersion`)
+  declare(db, what)
+  const { versions: names } = what
+  const read = (key: K) => reading.run({ name: what.name, keys: [key] }, () => readKey(key))
   const reader = cacheVersionsOf(db)
   let stamp: number[] | undefined
   let entries = new Map<K, Promise<V>>()
-  return async (key) => {
-    const current = await reader.current()
-    const now = versions.map((name) => current[name])
+  return async (key, given) => {
+    const now = stampOf(
+      names,
+      given && holdsAll(given, names) ? given : await reader.current(names),
+    )
     const order = compareStamps(now, stamp)
     // Versions read before newer ones were: answer this caller, keep nothing.
     if (order < 0) return read(key)

@@ -193,10 +193,11 @@ describe('schema constraints', () => {
   })
 
   it('bumps the feed versions itself on every change the upcoming feed shows', async () => {
-    // The feed's texts follow `podclubs`, its seats `seats` (decision 031): either rises.
+    // The feed's texts follow `podclubs`, each podclub's seats its own `seats:<id>` (decisions 031
+    // and 033): one of them rises.
     const version = async () =>
       (await db.select().from(cacheVersions))
-        .filter((row) => row.name === 'podclubs' || row.name === 'seats')
+        .filter((row) => row.name === 'podclubs' || row.name === `seats:${podclubId}`)
         .reduce((sum, row) => sum + Number(row.version), 0)
     const [other] = await db
       .insert(users)

@@ -10,20 +10,23 @@ import { links } from '../../lib/links'
 import { takesPart } from '../podclubs/podclubs.rules'
 import { buildCalendar, type CalendarPodclub } from './calendar.ics'
 
+/** What a calendar entry shows of a podclub, for a select on `podclubs` joined to its podcast. */
+export const CALENDAR_PODCLUB_COLUMNS = {
+  id: podclubs.id,
+  episodeTitle: podclubs.episodeTitle,
+  podcastName: podcasts.name,
+  startsAt: podclubs.startsAt,
+  durationMinutes: podclubs.durationMinutes,
+  location: podclubs.location,
+  description: podclubs.description,
+  sequence: podclubs.calendarSequence,
+  status: podclubs.status,
+}
+
 /** Podclubs as calendar entries read them, soonest first. */
 export async function readCalendarPodclubs(db: Db | Tx, where: SQL): Promise<CalendarPodclub[]> {
   return db
-    .select({
-      id: podclubs.id,
-      episodeTitle: podclubs.episodeTitle,
-      podcastName: podcasts.name,
-      startsAt: podclubs.startsAt,
-      durationMinutes: podclubs.durationMinutes,
-      location: podclubs.location,
-      description: podclubs.description,
-      sequence: podclubs.calendarSequence,
-      status: podclubs.status,
-    })
+    .select(CALENDAR_PODCLUB_COLUMNS)
     .from(podclubs)
     .innerJoin(podcasts, eq(podcasts.id, podclubs.podcastId))
     .where(where)

@@ -80,7 +80,7 @@ describe('the feed cache', () => {
     expect(seatsLeftIn((await feed.read(undefined)).body, podclub.id)).toBe(8)
   })
 
-  it('on a seat, reads the seats again and joins them to the texts serialized before', async () => {
+  it('on a seat, reads that podclub’s seats again and joins them to the parts serialized before', async () => {
     const host = await createUser(t)
     const member = await createUser(t)
     const podclub = await insertPodclub(t.db, host.id)
@@ -89,11 +89,12 @@ describe('the feed cache', () => {
     const first = JSON.parse((await feed.read(undefined)).body.toString()) as {
       data: Record<string, unknown>[]
     }
-    expect(feed.builds()).toEqual({ texts: 1, seats: 1, bodies: 1 })
+    const upcoming = first.data.length
+    expect(feed.builds()).toEqual({ texts: 1, seats: upcoming, bodies: 1 })
 
     await t.db.insert(registrations).values({ podclubId: podclub.id, userId: member.id })
     const body = (await feed.read(undefined)).body
-    expect(feed.builds()).toEqual({ texts: 1, seats: 2, bodies: 2 })
+    expect(feed.builds()).toEqual({ texts: 1, seats: upcoming + 1, bodies: 2 })
     const after = JSON.parse(body.toString()) as { data: Record<string, unknown>[] }
     const card = after.data.find((p) => p.id === podclub.id)!
     expect(card.seats_left).toBe(8)
@@ -112,12 +113,62 @@ describe('the feed cache', () => {
       JSON.parse(JSON.stringify({ data: await readUpcomingPodclubs(t.db) })) as unknown,
     )
 
-    // A change of a text reads both again.
+    // A change of a text reads the texts and every podclub's seats again (names show in both).
     await t.db.update(podclubs).set({ description: 'Changed' }).where(eq(podclubs.id, other.id))
     const changed = JSON.parse((await feed.read(undefined)).body.toString()) as {
       data: Record<string, unknown>[]
     }
     expect(changed.data.find((p) => p.id === other.id)!.description).toBe('Changed')
-    expect(feed.builds()).toEqual({ texts: 2, seats: 3, bodies: 3 })
+    expect(feed.builds()).toEqual({ texts: 2, seats: 2 * upcoming + 1, bodies: 3 })
+  })
+
+  it('on PGlite, a seat’s own transaction reads its podclub’s seats, and the read after it asks nothing', async () => {
+    if (!isPglite()) return
+    const host = await createUser(t)
+    const member = await createUser(t)
+    const podclub = await insertPodclub(t.db, host.id)
+    const feed = createFeedCache(t.db)
+    await feed.read(undefined)
+    const before = feed.builds()
+
+    const { deps } = t
+    await transaction(deps, (tx) =>
+      tx.insert(registrations).values({ podclubId: podclub.id, userId: member.id }),
+    )
+    expect(feed.builds().seats).toBe(before.seats + 1)
+    let body!: Buffer
+    expect(
+      await statementsDuring(async () => {
+        body = (await feed.read(undefined)).body
+      }),
+    ).toBe(0)
+    expect(seatsLeftIn(body, podclub.id)).toBe(8)
+    expect(feed.builds()).toEqual({ ...before, seats: before.seats + 1, bodies: before.bodies + 1 })
+  })
+
+  it('on PGlite, answers from the cache while a write holds the connection, and the write once it is acknowledged', async () => {
+    if (!isPglite()) return
+    const host = await createUser(t)
+    const member = await createUser(t)
+    const podclub = await insertPodclub(t.db, host.id)
+    const feed = createFeedCache(t.db)
+    await feed.read(undefined)
+
+    let release!: () => void
+    const held = new Promise<void>((resolve) => (release = resolve))
+    let inserted!: () => void
+    const insertedSeat = new Promise<void>((resolve) => (inserted = resolve))
+    const write = transaction(t.deps, async (tx) => {
+      await tx.insert(registrations).values({ podclubId: podclub.id, userId: member.id })
+      inserted()
+      await held
+    })
+    await insertedSeat
+    // The write holds PGlite's one connection: a read that began before it is acknowledged is
+    // answered from before it, without waiting.
+    expect(seatsLeftIn((await feed.read(undefined)).body, podclub.id)).toBe(9)
+    release()
+    await write
+    expect(seatsLeftIn((await feed.read(undefined)).body, podclub.id)).toBe(8)
   })
 })

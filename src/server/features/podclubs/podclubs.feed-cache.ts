@@ -1,8 +1,17 @@
 import type { Db } from '../../db/client'
-import { cachedByVersion, type CachedRead } from '../../db/cache-versions'
+import {
+  cachedByVersion,
+  cachedManyByVersion,
+  type CachedRead,
+  cacheVersionsOf,
+  holdsAll,
+  sameStamp,
+  stampOf,
+} from '../../db/cache-versions'
 import { eq } from 'drizzle-orm'
 import { podclubs } from '../../db/schema/index'
 import {
+  PODCLUB_SEATS_BY_PODCLUB,
   PODCLUB_SEATS_READ,
   PODCLUB_TEXTS_READ,
   readPodclubSeats,
@@ -21,10 +30,14 @@ export const FEED_TEXTS_READ: CachedRead = {
   newRowsSeenThrough: { podcasts: 'podclubs', users: 'podclubs' },
 }
 
-/** The feed's seats: who holds a seat in each upcoming podclub and who waits (by their names). */
+/**
+ * The seats of one podclub of the feed: who holds a seat and who waits (by their names), kept
+ * while its own seats' version stands (`seats:<id>`) and the names do.
+ */
 export const FEED_SEATS_READ: CachedRead = {
   name: 'feed seats',
-  versions: ['seats', 'podclubs'],
+  versions: ['podclubs'],
+  perKey: PODCLUB_SEATS_BY_PODCLUB,
   dependsOn: PODCLUB_SEATS_READ,
   newRowsSeenThrough: { users: 'registrations' },
 }
@@ -42,15 +55,18 @@ type Entry = {
 
 /**
  * The upcoming feed, shared by every viewer (the page works out 'registered' from the
- * usernames), kept in two parts read and serialized apart (`cachedByVersion`, so once a write the
- * feed shows is acknowledged every process builds the part again): the podclubs' texts, while the
- * `podclubs` version stands, and their seats, while the `seats` version does too. A seat, the
- * most frequent write, reads the seats again (two small queries) and joins them to the texts
- * serialized before; it formats and serializes no text again. Requests arriving together for a
- * new version wait for one read. The compressed forms are made once per body, when a client
- * first asks for them.
+ * usernames), put together from parts read and serialized apart (`cachedByVersion`, so once a
+ * write the feed shows is acknowledged every process builds the part again): the podclubs'
+ * texts, while the `podclubs` version stands, and each podclub's seats, while its own seats'
+ * version (`seats:<id>`) does too. A seat, the most frequent write, reads that one podclub's seats
+ * again and joins them to the parts serialized before; on PGlite the seat's own transaction reads
+ * them (`keptInWrites`), so the next request asks the database nothing at all. A request reads the
+ * versions of every part once, and answers the body it put together last while they stand.
+ * Requests arriving together for a new version wait for one read. The compressed forms are made
+ * once per body, when a client first asks for them.
  */
 export function createFeedCache(db: Db) {
+  const reader = cacheVersionsOf(db)
   const texts = cachedByVersion(db, FEED_TEXTS_READ, async (): Promise<Texts> => {
     builds.texts += 1
     const list = await readPodclubTexts(db, eq(podclubs.status, 'upcoming'))
@@ -59,35 +75,56 @@ export function createFeedCache(db: Db) {
       cards: list.map((p) => JSON.stringify(p).slice(0, -1)),
     }
   })
-  const seats = cachedByVersion(
+  const seats = cachedManyByVersion(
     db,
     FEED_SEATS_READ,
-    async (ids: string): Promise<Map<number, string>> => {
-      builds.seats += 1
-      const list = ids === '' ? [] : ids.split(',').map(Number)
-      const byPodclub = await readPodclubSeats(db, list)
+    async (ids: readonly number[], on): Promise<Map<number, string>> => {
+      builds.seats += ids.length
+      const byPodclub = await readPodclubSeats(on, ids)
       // Each podclub's seats as JSON members without the opening brace.
       return new Map([...byPodclub].map(([id, s]) => [id, JSON.stringify(s).slice(1)]))
     },
+    { keptInWrites: true },
   )
-  /** How many times each part was read and serialized, and the body put together. */
+  /**
+   * How many times the texts were read and serialized, how many podclubs' seats were, and how
+   * many times the body was put together.
+   */
   const builds = { texts: 0, seats: 0, bodies: 0 }
-  /** The body last put together, and the parts it was put together from. */
-  let last: { texts: Texts; seats: Map<number, string>; entry: Entry } | undefined
+  /** The body last put together: the versions of its parts, and the parts. */
+  let last:
+    | { names: string[]; stamp: number[]; texts: Texts; seats: Map<number, string>; entry: Entry }
+    | undefined
 
   const entry = async (): Promise<Entry> => {
-    const t = await texts('feed')
-    const s = await seats(t.ids.join(','))
-    if (last && last.texts === t && last.seats === s) return last.entry
-    builds.bodies += 1
-    const cards = t.cards.map((card, i) => `${card},${s.get(t.ids[i]!)!}`)
-    const made: Entry = { body: Buffer.from(`{"data":[${cards.join(',')}]}`), encoded: {} }
-    last = { texts: t, seats: s, entry: made }
-    return made
+    let names: string[] = last?.names ?? [...FEED_TEXTS_READ.versions]
+    for (;;) {
+      const versions = await reader.current(names)
+      if (last && last.names === names && sameStamp(stampOf(names, versions), last.stamp))
+        return last.entry
+      const t = await texts('feed', versions)
+      const wanted = [...FEED_TEXTS_READ.versions, ...seats.names(t.ids)]
+      // A podclub the versions were not read for (the feed changed): read them all again.
+      if (!holdsAll(versions, wanted)) {
+        names = wanted
+        continue
+      }
+      const s = await seats.many(t.ids, versions)
+      const stamp = stampOf(wanted, versions)
+      if (last?.texts === t && t.ids.every((id) => last!.seats.get(id) === s.get(id))) {
+        last = { ...last, names: wanted, stamp }
+        return last.entry
+      }
+      builds.bodies += 1
+      const cards = t.cards.map((card, i) => `${card},${s.get(t.ids[i]!)!}`)
+      const made: Entry = { body: Buffer.from(`{"data":[${cards.join(',')}]}`), encoded: {} }
+      last = { names: wanted, stamp, texts: t, seats: s, entry: made }
+      return made
+    }
   }
 
   return {
-    /** How many times each part was built (a copy). */
+    /** How many times each part was built (a copy, see `builds`). */
     builds: () => ({ ...builds }),
     /** The feed's JSON body in the best encoding the client accepts. */
     async read(

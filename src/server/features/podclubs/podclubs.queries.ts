@@ -1,6 +1,7 @@
-import { and, asc, desc, eq, inArray, type SQL } from 'drizzle-orm'
+import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import { SEATS_PER_PODCLUB, type Podclub } from '#contract/podclubs'
+import type { CachedRead } from '../../db/cache-versions'
 import type { Db, Tx } from '../../db/client'
 import { podcasts, podclubs, registrations, seatWaitlist, users } from '../../db/schema/index'
 import { prettyDate, prettyTime } from '#contract/club-time'
@@ -48,6 +49,15 @@ export const PODCLUB_SEATS_READ = {
   seat_waitlist: ['id', 'podclub_id', 'user_id'],
   users: ['id', 'username'],
 } as const
+
+/**
+ * `readPodclubSeats` of one podclub reads its seats and seat waitlist only (the rows whose
+ * `podclub_id` is that podclub): what that podclub's own seats' version (`seats:<id>`) stands for.
+ */
+export const PODCLUB_SEATS_BY_PODCLUB = {
+  version: 'seats',
+  columns: { registrations: 'podclub_id', seat_waitlist: 'podclub_id' },
+} as const satisfies CachedRead['perKey']
 
 /** Both, what `readPodclubs` reads. */
 export const PODCLUB_CARDS_READ = { ...PODCLUB_TEXTS_READ, ...PODCLUB_SEATS_READ } as const
@@ -119,22 +129,34 @@ export async function readPodclubSeats(
 ): Promise<Map<number, PodclubSeats>> {
   const result = new Map<number, PodclubSeats>()
   if (ids.length === 0) return result
-  const [seats, waiting] = await Promise.all([
-    db
-      .select({ podclubId: registrations.podclubId, username: users.username })
-      .from(registrations)
-      .innerJoin(users, eq(users.id, registrations.userId))
-      .where(inArray(registrations.podclubId, [...ids]))
-      .orderBy(asc(registrations.createdAt), asc(registrations.id)),
-    db
-      .select({ podclubId: seatWaitlist.podclubId, username: users.username })
-      .from(seatWaitlist)
-      .innerJoin(users, eq(users.id, seatWaitlist.userId))
-      .where(inArray(seatWaitlist.podclubId, [...ids]))
-      .orderBy(asc(seatWaitlist.id)),
-  ])
-  const reservedBy = groupUsernames(seats)
-  const waitingFor = groupUsernames(waiting)
+  // One statement: the seats, then the seat waitlist, each in its order.
+  const rows = await db
+    .select({
+      waits: sql<boolean>`false`.as('waits'),
+      podclubId: registrations.podclubId,
+      username: users.username,
+      takenAt: sql<Date | null>`${registrations.createdAt}`.as('taken_at'),
+      rowId: sql<number>`${registrations.id}`.as('row_id'),
+    })
+    .from(registrations)
+    .innerJoin(users, eq(users.id, registrations.userId))
+    .where(inArray(registrations.podclubId, [...ids]))
+    .unionAll(
+      db
+        .select({
+          waits: sql<boolean>`true`.as('waits'),
+          podclubId: seatWaitlist.podclubId,
+          username: users.username,
+          takenAt: sql<Date | null>`null::timestamptz`.as('taken_at'),
+          rowId: sql<number>`${seatWaitlist.id}`.as('row_id'),
+        })
+        .from(seatWaitlist)
+        .innerJoin(users, eq(users.id, seatWaitlist.userId))
+        .where(inArray(seatWaitlist.podclubId, [...ids])),
+    )
+    .orderBy(sql`waits`, sql`taken_at`, sql`row_id`)
+  const reservedBy = groupUsernames(rows.filter((r) => !r.waits))
+  const waitingFor = groupUsernames(rows.filter((r) => r.waits))
   for (const id of ids) {
     const reserved = reservedBy.get(id) ?? []
     const waitlist = waitingFor.get(id) ?? []

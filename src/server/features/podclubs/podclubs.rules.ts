@@ -2,7 +2,7 @@ import { and, asc, desc, eq, getTableName, sql, type SQL, type SQLWrapper } from
 import type { AnyPgColumn } from 'drizzle-orm/pg-core'
 import { SEATS_PER_PODCLUB, type PodclubStatus } from '#contract/podclubs'
 import type { Db, Tx } from '../../db/client'
-import { podclubs, registrations, users } from '../../db/schema/index'
+import { podclubs, registrations, seatWaitlist, users } from '../../db/schema/index'
 
 // The rules every feature reads a podclub by: who takes part in it, whether its seats can still
 // change, and how many are left. Each is written here once; the features that need one import
@@ -133,6 +133,18 @@ export function seatsLeft(): SQL<number> {
   return sql<number>`greatest(0, ${SEATS_PER_PODCLUB} - (select count(*) from ${registrations} where ${col(registrations.podclubId)} = ${col(podclubs.id)}))::int`.mapWith(
     Number,
   )
+}
+
+/** SQL column for a query on `podclubs`: the id of the seat `userId` holds in it, or null. */
+export function seatHeldBy(userId: number): SQL<number | null> {
+  return sql<
+    number | null
+  >`(select ${col(registrations.id)} from ${registrations} where ${col(registrations.podclubId)} = ${col(podclubs.id)} and ${col(registrations.userId)} = ${userId})`
+}
+
+/** SQL column for a query on `podclubs`: whether `userId` is on its seat waitlist. */
+export function onSeatWaitlist(userId: number): SQL<boolean> {
+  return sql<boolean>`exists (select 1 from ${seatWaitlist} where ${col(seatWaitlist.podclubId)} = ${col(podclubs.id)} and ${col(seatWaitlist.userId)} = ${userId})`
 }
 
 /**

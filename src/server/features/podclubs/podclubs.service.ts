@@ -110,7 +110,7 @@ async function changePodclub(
       tx,
       deps,
       podclubId,
-      participants.map((p) => ({ userId: p.id, kind: mail })),
+      participants.map((p) => ({ to: p.id, kind: mail })),
     )
   }
   if (change.status === 'upcoming') await promoteFromSeatWaitlist(tx, deps, podclubId)

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm'
 import type { MyData, ProfilePodclub } from '#contract/profile'
 import type { Db, Tx } from '../../db/client'
 import {
@@ -24,28 +24,41 @@ export type CredCounts = { attended: number; hosted: number; cred: number }
 
 /**
  * Cred of each member (spec 1 §1): the completed podclubs they took part in, counted as hosted
- * when they were its podmeister and as attended otherwise.
+ * when they were its podmeister and as attended otherwise. Reads the seats of these members
+ * only (their rows of `registrations`): what their seats' versions (`member_seats:<id>`) stand for.
  */
-export async function readCred(db: Db | Tx, userIds: number[]): Promise<Map<number, CredCounts>> {
+export async function readCred(
+  db: Db | Tx,
+  userIds: readonly number[],
+): Promise<Map<number, CredCounts>> {
   const result = new Map<number, CredCounts>()
   if (userIds.length === 0) return result
   const unique = [...new Set(userIds)]
-  const rows = await db
-    .select({
-      userId: users.id,
-      hosted: sql<number>`count(*) filter (where ${podclubs.podmeisterId} = ${users.id})::int`,
-      attended: sql<number>`count(*) filter (where ${podclubs.podmeisterId} <> ${users.id})::int`,
-    })
-    .from(users)
-    .innerJoin(podclubs, and(eq(podclubs.status, 'completed'), takesPart(users.id)))
-    .where(inArray(users.id, unique))
-    .groupBy(users.id)
+  const completed = eq(podclubs.status, 'completed')
+  const [hosted, attended] = await Promise.all([
+    db
+      .select({ userId: podclubs.podmeisterId, n: sql<number>`count(*)::int` })
+      .from(podclubs)
+      .where(and(completed, inArray(podclubs.podmeisterId, unique)))
+      .groupBy(podclubs.podmeisterId),
+    // A podmeister never holds a seat of their own podclub; should a row say so, it counts once.
+    db
+      .select({ userId: registrations.userId, n: sql<number>`count(*)::int` })
+      .from(registrations)
+      .innerJoin(podclubs, eq(podclubs.id, registrations.podclubId))
+      .where(
+        and(
+          completed,
+          inArray(registrations.userId, unique),
+          ne(podclubs.podmeisterId, registrations.userId),
+        ),
+      )
+      .groupBy(registrations.userId),
+  ])
   for (const id of unique) result.set(id, { attended: 0, hosted: 0, cred: 0 })
-  for (const row of rows) {
-    const attended = Number(row.attended)
-    const hosted = Number(row.hosted)
-    result.set(row.userId, { attended, hosted, cred: attended + hosted })
-  }
+  for (const row of hosted) result.get(row.userId)!.hosted = Number(row.n)
+  for (const row of attended) result.get(row.userId)!.attended = Number(row.n)
+  for (const counts of result.values()) counts.cred = counts.attended + counts.hosted
   return result
 }
 

@@ -1,6 +1,7 @@
 import type { MyData, Profile } from '#contract/profile'
 import type { AppDeps } from '../../deps'
-import { cachedByVersion, type CachedRead } from '../../db/cache-versions'
+import { cachedManyByVersion, type CachedRead } from '../../db/cache-versions'
+import type { Db, Tx } from '../../db/client'
 import { notFound } from '../../lib/app-error'
 import { calendarFeedUrl } from '../calendar/calendar.service'
 import { readCred, readMember, readMemberPodclubs, readMyData } from './profile.queries'
@@ -8,8 +9,11 @@ import { readCred, readMember, readMemberPodclubs, readMyData } from './profile.
 export { readCred } from './profile.queries'
 
 /** The member's own profile: who they are, their cred, and their upcoming and past podclubs. */
-export async function getProfile(deps: AppDeps, userId: number): Promise<Profile> {
-  const { db } = deps
+export async function getProfile(
+  deps: AppDeps,
+  userId: number,
+  db: Db | Tx = deps.db,
+): Promise<Profile> {
   const user = await readMember(db, userId)
   if (!user) throw notFound('User')
   const [cred, upcoming, past] = await Promise.all([
@@ -37,10 +41,14 @@ export async function getProfile(deps: AppDeps, userId: number): Promise<Profile
   }
 }
 
-/** A member's own profile: their account, cred, podclubs and calendar link. */
+/**
+ * A member's own profile: their account, cred, podclubs and calendar link. Kept per member: their
+ * own seats (`member_seats:<id>`), not everyone's, are what it shows of the seats.
+ */
 export const PROFILE_READ: CachedRead = {
   name: 'profile',
-  versions: ['podclubs', 'seats', 'members'],
+  versions: ['podclubs', 'members'],
+  perKey: { version: 'member_seats', columns: { registrations: 'user_id' } },
   dependsOn: {
     users: ['id', 'username', 'email', 'city', 'member_since', 'calendar_key'],
     podclubs: ['id', 'status', 'episode_title', 'starts_at', 'podcast_id', 'podmeister_id'],
@@ -52,11 +60,19 @@ export const PROFILE_READ: CachedRead = {
 
 /**
  * The profile reader of the routes: a member's profile is remembered while the versions of the
- * podclubs, the seats and the members stand (`cachedByVersion`), on either engine. Callers must not change
- * it.
+ * podclubs, the members and their own seats stand (`cachedManyByVersion`), on either engine.
+ * Callers must not change it.
  */
 export function createProfileReader(deps: AppDeps) {
-  return cachedByVersion(deps.db, PROFILE_READ, (userId: number) => getProfile(deps, userId))
+  const profiles = cachedManyByVersion(
+    deps.db,
+    PROFILE_READ,
+    async (userIds: readonly number[], on) =>
+      new Map(
+        await Promise.all(userIds.map(async (id) => [id, await getProfile(deps, id, on)] as const)),
+      ),
+  )
+  return (userId: number) => profiles.get(userId)
 }
 
 /** 'download my data': what podclub keeps about the member (`readMyData`). */

@@ -40,7 +40,7 @@ const member = () => loggedInMember(t, { clock })
 describe('POST /propose/', () => {
   it('creates an upcoming podclub with the proposer as podmeister, in Eastern time', async () => {
     const { user, agent } = await member()
-    const before = (await readCacheVersions(t.db)).podclubs
+    const before = (await readCacheVersions(t.db, ['podclubs'])).get('podclubs')!
     const res = await agent.post('/api/v1/propose/', valid)
     expect(res.statusCode, res.body).toBe(201)
     const { data } = createProposalResponseSchema.parse(res.json())
@@ -58,7 +58,7 @@ describe('POST /propose/', () => {
       link_two: '',
     })
     podclubSchema.parse(data)
-    expect((await readCacheVersions(t.db)).podclubs).toBe(before + 1)
+    expect((await readCacheVersions(t.db, ['podclubs'])).get('podclubs')).toBe(before + 1)
   })
 
   it('reuses a podcast named the same in another case, and creates one otherwise', async () => {

@@ -7,32 +7,42 @@ import { runOnce } from '../../db/idempotency'
 import { transaction } from '../../db/transaction'
 import { AppError } from '../../lib/app-error'
 import type { AuthUser } from '../../plugins/session'
-import { isOpenForSeats, readSeatsLeft } from '../podclubs/podclubs.rules'
-import { lockForSeatChange, lockPodclub, refuse } from './seat-lock'
+import type { CalendarPodclub } from '../calendar/calendar.ics'
+import { isOpenForSeats } from '../podclubs/podclubs.rules'
+import {
+  inSeatLine,
+  lockForSeatChange,
+  lockPodclub,
+  readSeatsOf,
+  refuse,
+  type SeatMember,
+} from './seat-lock'
 import { mailSeatChanges } from './seat-notify'
-import { promoteFromSeatWaitlist } from './seat-waitlist.service'
+import { moveUpSeatWaitlist } from './seat-waitlist.service'
 
 const PODMEISTER_HAS_SEAT = 'The podmeister always has a seat and cannot register or cancel.'
 
 /**
- * Writes the seat (the caller holds the podclub's lock and checked it is free of this member),
- * takes the member off the seat waitlist if they were on it, and mails the confirmation with the
- * calendar entry.
+ * Writes the seat (the caller holds the podclub's lock, read `left` after it and checked the
+ * member holds none), takes the member off the seat waitlist if they were on it, and mails the
+ * confirmation with the calendar entry.
  */
 async function insertSeat(
   tx: Tx,
   deps: AppDeps,
-  podclubId: number,
-  userId: number,
-  left: number,
+  podclub: CalendarPodclub,
+  member: SeatMember,
+  { left, waiting }: { left: number; waiting: boolean },
 ): Promise<RegistrationState> {
   if (left <= 0) throw new AppError('NO_SEATS_LEFT', 'No seats left')
-  await tx.insert(registrations).values({ podclubId, userId })
-  await tx
-    .delete(seatWaitlist)
-    .where(and(eq(seatWaitlist.podclubId, podclubId), eq(seatWaitlist.userId, userId)))
-  await mailSeatChanges(tx, deps, podclubId, [{ userId, kind: 'confirmed' }])
-  return { registered: true, seats_left: await readSeatsLeft(tx, podclubId) }
+  await tx.insert(registrations).values({ podclubId: podclub.id, userId: member.id })
+  if (waiting) {
+    await tx
+      .delete(seatWaitlist)
+      .where(and(eq(seatWaitlist.podclubId, podclub.id), eq(seatWaitlist.userId, member.id)))
+  }
+  await mailSeatChanges(tx, deps, podclub, [{ to: member, kind: 'confirmed' }])
+  return { registered: true, seats_left: left - 1 }
 }
 
 /**
@@ -40,7 +50,8 @@ async function insertSeat(
  * toggles). The podclub row is locked for the whole transaction, so the 10th reservation can
  * never be written. A seat given back goes, in the same transaction, to the first member on the
  * seat waitlist. A retry sent with the same `idempotencyKey` gets the first answer again and
- * changes nothing (see `runOnce`).
+ * changes nothing (see `runOnce`). This process's seat changes of one podclub take their turns
+ * before they start (`inSeatLine`).
  */
 export async function toggleSeat(
   deps: AppDeps,
@@ -54,8 +65,8 @@ export async function toggleSeat(
     key: idempotencyKey,
     now: deps.clock.now(),
   }
-  return transaction(deps, (tx) =>
-    runOnce(tx, call, () => toggleSeatIn(tx, deps, actor, podclubId)),
+  return inSeatLine(deps.db, podclubId, () =>
+    transaction(deps, (tx) => runOnce(tx, call, () => toggleSeatIn(tx, deps, actor, podclubId))),
   )
 }
 
@@ -65,28 +76,33 @@ async function toggleSeatIn(
   actor: AuthUser,
   podclubId: number,
 ): Promise<RegistrationState> {
-  const { podclub, held, left } = await lockForSeatChange(tx, deps, podclubId, actor.id)
+  const { member, podclub, held, ...seats } = await lockForSeatChange(tx, deps, podclubId, actor.id)
   if (podclub.podmeisterId === actor.id) throw refuse(PODMEISTER_HAS_SEAT)
-  if (!held) return insertSeat(tx, deps, podclub.id, actor.id, left)
-  await giveBackSeat(tx, deps, podclub.id, actor.id, held.id)
-  return { registered: false, seats_left: await readSeatsLeft(tx, podclub.id) }
+  if (held === null) return insertSeat(tx, deps, podclub, member, seats)
+  const left = await giveBackSeat(tx, deps, podclub, member, held, seats.left)
+  return { registered: false, seats_left: left }
 }
 
 /**
- * A seat given back, under the podclub's lock the caller holds (while seats are open): the
- * seat goes, its holder is mailed the cancellation, and the freed seat goes to the first member
- * on the seat waitlist, who is mailed too.
+ * A seat given back, under the podclub's lock the caller holds while its seats are open, `left`
+ * read after it: the seat goes, the freed seat goes to the first member on the seat waitlist, and
+ * both are mailed, the holder the cancellation. Answers the seats left.
  */
 async function giveBackSeat(
   tx: Tx,
   deps: AppDeps,
-  podclubId: number,
-  userId: number,
+  podclub: CalendarPodclub,
+  holder: number | SeatMember,
   seatId: number,
-): Promise<void> {
+  left: number,
+): Promise<number> {
   await tx.delete(registrations).where(eq(registrations.id, seatId))
-  await mailSeatChanges(tx, deps, podclubId, [{ userId, kind: 'cancelled' }])
-  await promoteFromSeatWaitlist(tx, deps, podclubId)
+  const promoted = await moveUpSeatWaitlist(tx, podclub.id, left + 1)
+  await mailSeatChanges(tx, deps, podclub, [
+    { to: holder, kind: 'cancelled' },
+    ...promoted.map((userId) => ({ to: userId, kind: 'promoted' as const })),
+  ])
+  return left + 1 - promoted.length
 }
 
 /**
@@ -108,11 +124,8 @@ export async function leaveSeatAndWaitlist(
     .where(and(eq(seatWaitlist.podclubId, podclubId), eq(seatWaitlist.userId, userId)))
   if (!isOpenForSeats(podclub, deps.clock.now())) return
   // Read after the lock, as its own statement: a seat taken just before it is seen.
-  const [held] = await tx
-    .select({ id: registrations.id })
-    .from(registrations)
-    .where(and(eq(registrations.podclubId, podclubId), eq(registrations.userId, userId)))
-  if (held) await giveBackSeat(tx, deps, podclubId, userId, held.id)
+  const { held, left } = await readSeatsOf(tx, podclubId, userId)
+  if (held !== null) await giveBackSeat(tx, deps, podclub, userId, held, left)
 }
 
 /**
@@ -124,10 +137,17 @@ export async function takeSeatFor(
   podclubId: number,
   userId: number,
 ): Promise<RegistrationState> {
-  return transaction(deps, async (tx) => {
-    const { podclub, held, left } = await lockForSeatChange(tx, deps, podclubId, userId)
-    if (podclub.podmeisterId === userId) throw refuse(PODMEISTER_HAS_SEAT)
-    if (held) throw refuse('This member is already registered for this podclub.')
-    return insertSeat(tx, deps, podclub.id, userId, left)
-  })
+  return inSeatLine(deps.db, podclubId, () =>
+    transaction(deps, async (tx) => {
+      const { member, podclub, held, ...seats } = await lockForSeatChange(
+        tx,
+        deps,
+        podclubId,
+        userId,
+      )
+      if (podclub.podmeisterId === userId) throw refuse(PODMEISTER_HAS_SEAT)
+      if (held !== null) throw refuse('This member is already registered for this podclub.')
+      return insertSeat(tx, deps, podclub, member, seats)
+    }),
+  )
 }

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, lte } from 'drizzle-orm'
+import { and, asc, count, eq, inArray, lte } from 'drizzle-orm'
 import type { SeatWaitlistState } from '#contract/podclubs'
 import type { Tx } from '../../db/client'
 import { podclubs, registrations, seatWaitlist } from '../../db/schema/index'
@@ -7,7 +7,7 @@ import { transaction } from '../../db/transaction'
 import type { AppDeps } from '../../deps'
 import type { AuthUser } from '../../plugins/session'
 import { isOpenForSeats, readSeatsLeft } from '../podclubs/podclubs.rules'
-import { lockForSeatChange, refuse } from './seat-lock'
+import { inSeatLine, lockForSeatChange, refuse } from './seat-lock'
 import { mailSeatChanges } from './seat-notify'
 
 async function positionOf(tx: Tx, podclubId: number, entryId: number): Promise<number> {
@@ -36,8 +36,10 @@ export async function toggleSeatWaitlist(
     key: idempotencyKey,
     now: deps.clock.now(),
   }
-  return transaction(deps, (tx) =>
-    runOnce(tx, call, () => toggleSeatWaitlistIn(tx, deps, actor, podclubId)),
+  return inSeatLine(deps.db, podclubId, () =>
+    transaction(deps, (tx) =>
+      runOnce(tx, call, () => toggleSeatWaitlistIn(tx, deps, actor, podclubId)),
+    ),
   )
 }
 
@@ -47,14 +49,16 @@ async function toggleSeatWaitlistIn(
   actor: AuthUser,
   podclubId: number,
 ): Promise<SeatWaitlistState> {
-  const { podclub, held, left } = await lockForSeatChange(tx, deps, podclubId, actor.id)
+  const { podclub, held, waiting, left } = await lockForSeatChange(tx, deps, podclubId, actor.id)
   if (podclub.podmeisterId === actor.id) {
     throw refuse('The podmeister always has a seat and cannot join the seat waitlist.')
   }
   if (held) throw refuse('You already have a seat at this podclub.')
-  const mine = and(eq(seatWaitlist.podclubId, podclub.id), eq(seatWaitlist.userId, actor.id))
-  const [gone] = await tx.delete(seatWaitlist).where(mine).returning({ id: seatWaitlist.id })
-  if (gone) return { waitlisted: false, position: null }
+  if (waiting) {
+    const mine = and(eq(seatWaitlist.podclubId, podclub.id), eq(seatWaitlist.userId, actor.id))
+    await tx.delete(seatWaitlist).where(mine)
+    return { waitlisted: false, position: null }
+  }
   if (left > 0) {
     throw refuse('A seat is free: register for it instead of joining the seat waitlist.')
   }
@@ -82,7 +86,26 @@ export async function promoteFromSeatWaitlist(
     .where(eq(podclubs.id, podclubId))
   if (!podclub || !isOpenForSeats(podclub, deps.clock.now())) return []
 
-  const free = await readSeatsLeft(tx, podclubId)
+  const promoted = await moveUpSeatWaitlist(tx, podclubId, await readSeatsLeft(tx, podclubId))
+  await mailSeatChanges(
+    tx,
+    deps,
+    podclubId,
+    promoted.map((userId) => ({ to: userId, kind: 'promoted' as const })),
+  )
+  return promoted
+}
+
+/**
+ * Gives `free` seats to the first members in line, without mailing them, under the podclub's
+ * lock the caller holds while its seats are open: each leaves the waitlist and takes a seat.
+ * Returns their ids, first first.
+ */
+export async function moveUpSeatWaitlist(
+  tx: Tx,
+  podclubId: number,
+  free: number,
+): Promise<number[]> {
   if (free <= 0) return []
   const next = await tx
     .select({ id: seatWaitlist.id, userId: seatWaitlist.userId })
@@ -91,20 +114,17 @@ export async function promoteFromSeatWaitlist(
     .orderBy(asc(seatWaitlist.id))
     .limit(free)
   if (next.length === 0) return []
-  for (const entry of next) {
-    await tx.delete(seatWaitlist).where(eq(seatWaitlist.id, entry.id))
-    await tx
-      .insert(registrations)
-      .values({ podclubId, userId: entry.userId, fromSeatWaitlist: true })
-  }
-  const promoted = next.map((e) => e.userId)
-  await mailSeatChanges(
-    tx,
-    deps,
-    podclubId,
-    promoted.map((userId) => ({ userId, kind: 'promoted' as const })),
+  await tx.delete(seatWaitlist).where(
+    inArray(
+      seatWaitlist.id,
+      next.map((e) => e.id),
+    ),
   )
-  return promoted
+  // In line order: the seat's id and time say who came first.
+  await tx
+    .insert(registrations)
+    .values(next.map((e) => ({ podclubId, userId: e.userId, fromSeatWaitlist: true })))
+  return next.map((e) => e.userId)
 }
 
 /** A completed or cancelled podclub has no seats to wait for: its waitlist goes. */
