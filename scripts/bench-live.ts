@@ -1,4 +1,4 @@
-// npm run bench:live [-- --db postgres] [--streams 1000] [--changes 100]
+// npm run bench:live [-- --db postgres] [--streams 1000] [--changes 100] [--profile <file>]
 //
 // The live stream under load: a server (a child process, as `npm start` runs it, on PGlite in a
 // temporary DATA_DIR or on a fresh database of the PostgreSQL at BENCH_DATABASE_URL) holds
@@ -9,15 +9,29 @@
 // Prints p50, p99 and the worst of both, and the server's memory (after a GC) before the
 // streams, with them idle, and after the changes. Goals: p99 < 1 s to every stream, feed p99
 // < 50 ms while the events fan out.
+//
+// What a slow read waited on is printed too: the slowest reads split into the time before the
+// server read them, in the server and back to the reader; the times the server's loop was held
+// 20 ms or more, and how much of that its thread ran or waited for a CPU (Linux); and the CPU
+// the server and this process (the streams' clients, the feed reader) took, as they share the
+// machine's cores. `--profile <file>` writes a CPU profile of the server during the changes (for
+// Chrome's DevTools), and beside it `<file>.held.json`, when the loop was held, on its clock.
 import { spawn } from 'node:child_process'
+import { readFileSync, writeFileSync } from 'node:fs'
+import http, { type IncomingMessage, type ServerResponse } from 'node:http'
+import { Session } from 'node:inspector/promises'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import { API_PREFIX } from '../src/contract/endpoint'
-import { openEventStream, type EventStreamClient } from '../src/server/testing/event-stream'
 import { buildBenchApp, openBenchDatabase } from './bench-database'
 
-type Options = { db: 'pglite' | 'postgres'; streams: number; changes: number }
+type Options = {
+  db: 'pglite' | 'postgres'
+  streams: number
+  changes: number
+  profile: string | undefined
+}
 
 function readOptions(argv: string[]): Options {
   const value = (name: string) => {
@@ -26,17 +40,35 @@ function readOptions(argv: string[]): Options {
   }
   const db = value('db') ?? 'pglite'
   if (db !== 'pglite' && db !== 'postgres') throw new Error('--db is pglite or postgres')
-  return { db, streams: Number(value('streams') ?? 1000), changes: Number(value('changes') ?? 100) }
+  return {
+    db,
+    streams: Number(value('streams') ?? 1000),
+    changes: Number(value('changes') ?? 100),
+    profile: value('profile'),
+  }
 }
 
 const PASSWORD = 'bench-password-1'
 /** Members who take and give back seats: never more than the 9 seats. */
 const TOGGLERS = 9
 const MEMORY_PATH = '/bench/memory/'
+const PROFILE_PATH = '/bench/profile/'
+const FEED_SEEN_PATH = '/bench/feed-seen/'
+/** The feed reader's send time (ms since the epoch, fractional), for the server to note. */
+const SENT_HEADER = 'x-bench-sent'
+const epochNow = () => performance.timeOrigin + performance.now()
 const IDLE_MS = 10_000
 
 type Ready = { port: number; podclubId: number; usernames: string[] }
-type Memory = { rss: number; heapUsed: number; loop: { p99: number; max: number } }
+type Memory = {
+  rss: number
+  heapUsed: number
+  loop: { p99: number; max: number }
+  /** CPU time (ms) the server took since the last ask, and its child processes (the writer). */
+  cpuMs: number
+  childrenCpuMs: number
+  held: Held
+}
 
 // ---------------------------------------------------------------------------------------------
 // The server (child process)
@@ -68,13 +100,62 @@ async function serve(options: Options) {
   // arriving then waited before the server could even read it.
   const loopDelay = monitorEventLoopDelay({ resolution: 5 })
   loopDelay.enable()
+  const held = heldLoop()
+  let cpuSince = process.cpuUsage()
+  let childrenCpuSince = childrenCpuMs()
   app.get(MEMORY_PATH, { schema: { hide: true } }, async () => {
+    const cpu = process.cpuUsage(cpuSince)
+    cpuSince = process.cpuUsage()
+    const childrenCpu = childrenCpuMs()
+    const childrenCpuMsNow = childrenCpu - childrenCpuSince
+    childrenCpuSince = childrenCpu
     globalThis.gc?.()
     const { rss, heapUsed } = process.memoryUsage()
     const loop = { p99: loopDelay.percentile(99) / 1e6, max: loopDelay.max / 1e6 }
     loopDelay.reset()
-    return { rss, heapUsed, loop }
+    return {
+      rss,
+      heapUsed,
+      loop,
+      cpuMs: (cpu.user + cpu.system) / 1000,
+      childrenCpuMs: childrenCpuMsNow,
+      held: held.take(),
+    }
   })
+  // Each feed read of the reader as the server saw it: when it was read (the reader stamps when it
+  // sent it) and when its answer was written, so a slow read tells what it waited on.
+  const feedSeen = new Map<number, { readAt: number; answeredAt: number }>()
+  app.server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const sent = Number(req.headers[SENT_HEADER])
+    if (!sent) return
+    const seen = { readAt: epochNow(), answeredAt: 0 }
+    feedSeen.set(sent, seen)
+    res.once('finish', () => (seen.answeredAt = epochNow()))
+  })
+  app.get(FEED_SEEN_PATH, { schema: { hide: true } }, async () => {
+    const seen = [...feedSeen]
+    feedSeen.clear()
+    return seen
+  })
+  const inspector = new Session()
+  app.post<{ Querystring: { do: string } }>(
+    PROFILE_PATH,
+    { schema: { hide: true } },
+    async (req) => {
+      if (!options.profile) return {}
+      if (req.query.do === 'start') {
+        inspector.connect()
+        await inspector.post('Profiler.enable')
+        await inspector.post('Profiler.start')
+      } else {
+        const { profile } = await inspector.post('Profiler.stop')
+        writeFileSync(options.profile, JSON.stringify(profile))
+        writeFileSync(`${options.profile}.held.json`, JSON.stringify(held.times()))
+        inspector.disconnect()
+      }
+      return {}
+    },
+  )
   await app.listen({ port: 0, host: '127.0.0.1' })
   const address = app.server.address()
   const port = typeof address === 'object' && address ? address.port : 0
@@ -89,6 +170,80 @@ async function serve(options: Options) {
   process.on('SIGTERM', () => void stop())
 }
 
+/**
+ * CPU time (ms) this process's children have taken so far (the live streams' writer), those
+ * alive now; 0 where Linux's /proc does not tell.
+ */
+function childrenCpuMs(): number {
+  try {
+    const pids = readFileSync(`/proc/self/task/${process.pid}/children`, 'utf8').trim()
+    let ticks = 0
+    for (const pid of pids ? pids.split(' ') : []) {
+      // utime and stime, the 14th and 15th fields, after the command's closing parenthesis.
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      ticks += Number(fields[11]) + Number(fields[12])
+    }
+    // Linux counts them in clock ticks of 10 ms (USER_HZ 100).
+    return ticks * 10
+  } catch {
+    return 0
+  }
+}
+
+/** Times the main thread's loop was held 20 ms or more: how long, and how much of it ran. */
+type Held = { count: number; wallMs: number; ranMs: number; waitedMs: number }
+
+/**
+ * Watches the main thread every 5 ms. When the loop was held 20 ms or more, Linux's schedstat
+ * of the thread tells how much of that it ran on a CPU and how much it waited for one (the
+ * machine busy with other processes), which the loop's delay alone does not.
+ */
+function heldLoop() {
+  const file = `/proc/self/task/${process.pid}/schedstat`
+  const read = () => {
+    const [ran, waited] = readFileSync(file, 'utf8').split(' ').map(Number)
+    return { at: performance.now(), ran: ran! / 1e6, waited: waited! / 1e6 }
+  }
+  let held: Held = { count: 0, wallMs: 0, ranMs: 0, waitedMs: 0 }
+  /** Each time held, on the clock of a CPU profile's samples (µs), for `--profile`. */
+  const times: Array<{ from: number; to: number; ranMs: number; waitedMs: number }> = []
+  const micros = () => Number(process.hrtime.bigint() / 1000n)
+  let lastMicros = micros()
+  try {
+    let last = read()
+    setInterval(() => {
+      const now = read()
+      const nowMicros = micros()
+      if (now.at - last.at >= 20) {
+        times.push({
+          from: lastMicros,
+          to: nowMicros,
+          ranMs: now.ran - last.ran,
+          waitedMs: now.waited - last.waited,
+        })
+        held.count += 1
+        held.wallMs += now.at - last.at
+        held.ranMs += now.ran - last.ran
+        held.waitedMs += now.waited - last.waited
+      }
+      last = now
+      lastMicros = nowMicros
+    }, 5).unref()
+  } catch {
+    // Not Linux: not told.
+  }
+  return {
+    take(): Held {
+      const taken = held
+      held = { count: 0, wallMs: 0, ranMs: 0, waitedMs: 0 }
+      return taken
+    },
+    /** Each time held since the last call. */
+    times: () => times.splice(0),
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // The driver
 
@@ -96,7 +251,16 @@ async function startServer(options: Options) {
   const script = fileURLToPath(import.meta.url)
   const child = spawn(
     process.execPath,
-    ['--expose-gc', '--import', 'tsx', script, '--serve', '--db', options.db],
+    [
+      '--expose-gc',
+      '--import',
+      'tsx',
+      script,
+      '--serve',
+      '--db',
+      options.db,
+      ...(options.profile ? ['--profile', options.profile] : []),
+    ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   )
   const ready = await new Promise<Ready>((resolve, reject) => {
@@ -156,35 +320,144 @@ function readFeedMeanwhile(url: string) {
   const worker = new Worker(
     `const { parentPort, workerData } = require('node:worker_threads')
     let stop = false
-    const times = []
+    const reads = []
     parentPort.on('message', () => { stop = true })
     ;(async () => {
       while (!stop) {
         const started = performance.now()
-        const res = await fetch(workerData.url)
+        const sent = performance.timeOrigin + started
+        const res = await fetch(workerData.url, { headers: { [workerData.header]: String(sent) } })
         await res.arrayBuffer()
         if (res.status !== 200) throw new Error('the feed answered ' + res.status)
-        times.push(performance.now() - started)
+        reads.push({ sent, ms: performance.now() - started })
         await new Promise((r) => setTimeout(r, workerData.pause))
       }
-      parentPort.postMessage(times)
+      parentPort.postMessage(reads)
     })()`,
-    { eval: true, workerData: { url, pause: FEED_PAUSE_MS } },
+    { eval: true, workerData: { url, pause: FEED_PAUSE_MS, header: SENT_HEADER } },
   )
-  const times = new Promise<number[]>((resolve, reject) => {
+  const reads = new Promise<FeedRead[]>((resolve, reject) => {
     worker.once('message', resolve)
     worker.once('error', reject)
   })
   return {
-    async stop(): Promise<number[]> {
+    async stop(): Promise<FeedRead[]> {
       worker.postMessage('stop')
-      const result = await times
+      const result = await reads
       await worker.terminate()
-      return result.sort((a, b) => a - b)
+      return result.sort((a, b) => a.ms - b.ms)
     },
   }
 }
 
+/** One read of the feed reader: when it was sent (ms since the epoch) and how long it took. */
+type FeedRead = { sent: number; ms: number }
+
+/**
+ * Where the slowest reads (above the 99th percentile) spent their time, the median of each
+ * part: before the server read the request (its event loop held, or the process not running),
+ * in the server, and from the answer to the reader (the reader's own thread not running).
+ */
+function whereSlowReadsWaited(
+  reads: FeedRead[],
+  seen: Array<[number, { readAt: number; answeredAt: number }]>,
+) {
+  const bySent = new Map(seen)
+  const slow = reads.slice(Math.floor(0.99 * reads.length))
+  const parts = slow.flatMap((r) => {
+    const s = bySent.get(r.sent)
+    if (!s || !s.answeredAt) return []
+    return [[s.readAt - r.sent, s.answeredAt - s.readAt, r.sent + r.ms - s.answeredAt]]
+  })
+  const median = (i: number) =>
+    parts.map((p) => p[i]!).sort((a, b) => a - b)[Math.floor(parts.length / 2)] ?? NaN
+  return `${median(0).toFixed(1)} / ${median(1).toFixed(1)} / ${median(2).toFixed(1)} ms (${parts.length} reads)`
+}
+
+/**
+ * One stream as the bench holds it: the id and arrival time of the newest `podclub` event of the
+ * bench's podclub, read from the text without parsing its data. 5,000 of the tests' own clients
+ * (`testing/event-stream.ts`, which parses every event as the page does) took more than a core,
+ * on the same two cores as the server; these take what reading the sockets costs.
+ */
+type BenchStream = {
+  ready: Promise<void>
+  lastId: number
+  arrivedAt: number
+  /** Called on each seat change this stream reads. */
+  onSeatChange: (() => void) | undefined
+  close: () => void
+}
+
+async function openBenchStream(
+  url: string,
+  { address, podclubId }: { address: string; podclubId: number },
+): Promise<BenchStream> {
+  const request = http.get(url, {
+    headers: { accept: 'text/event-stream', 'x-forwarded-for': address },
+    agent: false,
+  })
+  const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
+    request.once('response', resolve)
+    request.once('error', reject)
+  })
+  request.on('error', () => {})
+  if (res.statusCode !== 200) throw new Error(`a stream answered ${res.statusCode}`)
+  const ofPodclub = `"id":${podclubId},`
+  let isReady: () => void = () => {}
+  const stream: BenchStream = {
+    ready: new Promise((resolve) => (isReady = resolve)),
+    lastId: 0,
+    arrivedAt: 0,
+    onSeatChange: undefined,
+    close: () => request.destroy(),
+  }
+  res.setEncoding('latin1')
+  let rest = ''
+  res.on('data', (chunk: string) => {
+    const text = rest + chunk
+    let from = 0
+    let end: number
+    while ((end = text.indexOf('\n\n', from)) !== -1) {
+      const block = text.slice(from, end)
+      from = end + 2
+      if (block.includes('\nevent: ready')) isReady()
+      else if (block.includes('\nevent: podclub\n') && block.includes(ofPodclub)) {
+        stream.lastId = Number(/^id: (\d+)$/m.exec(block)?.[1])
+        stream.arrivedAt = Date.now()
+        stream.onSeatChange?.()
+      }
+    }
+    rest = text.slice(from)
+  })
+  return stream
+}
+
+/**
+ * Resolves once every stream has read a seat change newer than the one it has now, with when
+ * each read it; rejects after 10 s.
+ */
+function untilEveryStreamPasses(streams: BenchStream[]): Promise<number[]> {
+  return new Promise((resolve, reject) => {
+    let left = streams.length
+    const timer = setTimeout(
+      () => reject(new Error(`${left} streams missed a seat change`)),
+      10_000,
+    )
+    for (const s of streams) {
+      const seen = s.lastId
+      s.onSeatChange = () => {
+        if (s.lastId <= seen) return
+        s.onSeatChange = undefined
+        if (--left > 0) return
+        clearTimeout(timer)
+        resolve(streams.map((t) => t.arrivedAt))
+      }
+    }
+  })
+}
+
+const pct = (part: number, whole: number) => `${Math.round((100 * part) / whole)} %`
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`
 const quantile = (sorted: number[], q: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!
@@ -194,37 +467,38 @@ async function drive(options: Options) {
   const base = `http://127.0.0.1:${server.ready.port}`
   const memory = async (): Promise<Memory> =>
     (await (await fetch(`${base}${MEMORY_PATH}`)).json()) as Memory
-  const streams: EventStreamClient[] = []
+  const streams: BenchStream[] = []
   try {
     const members = await Promise.all(server.ready.usernames.map((u) => logIn(base, u)))
     const before = await memory()
     // The feed with no stream open, for comparison.
     const quiet = readFeedMeanwhile(`${base}${FEED_PATH}`)
     await new Promise((r) => setTimeout(r, 3_000))
-    const feedQuiet = await quiet.stop()
+    const feedQuiet = (await quiet.stop()).map((r) => r.ms)
 
+    const { podclubId } = server.ready
     for (let i = 0; i < options.streams; i++) {
-      const s = await openEventStream(`${base}${API_PREFIX}/events/`, {
-        address: `10.${(i >> 12) & 255}.${(i >> 4) & 255}.${i & 15}`,
-      })
-      if (s.status !== 200) throw new Error(`stream ${i} answered ${s.status}: ${s.body}`)
-      streams.push(s)
+      streams.push(
+        await openBenchStream(`${base}${API_PREFIX}/events/`, {
+          address: `10.${(i >> 12) & 255}.${(i >> 4) & 255}.${i & 15}`,
+          podclubId,
+        }),
+      )
     }
-    await Promise.all(streams.map((s) => s.next((e) => e.event === 'ready', 30_000)))
+    await Promise.all(streams.map((s) => s.ready))
     await new Promise((r) => setTimeout(r, IDLE_MS))
     const idle = await memory()
 
-    const { podclubId } = server.ready
-    const isSeatChange = (e: { event: string; data: unknown }) =>
-      e.event === 'podclub' && (e.data as { id: number }).id === podclubId
     const latencies: number[] = []
+    const profile = (what: string) =>
+      fetch(`${base}${PROFILE_PATH}?do=${what}`, { method: 'POST' }).then((r) => r.arrayBuffer())
+    await profile('start')
+    const changesStart = performance.now()
+    const clientCpuBefore = process.cpuUsage()
     const reader = readFeedMeanwhile(`${base}${FEED_PATH}`)
     for (let change = 0; change < options.changes; change++) {
       // The newest seat change each stream has: the next one has a higher id.
-      const seen = streams.map((s) => {
-        const last = s.events.findLast(isSeatChange)
-        return last ? Number(last.id) : 0
-      })
+      const everyStream = untilEveryStreamPasses(streams)
       const member = members[change % members.length]!
       const sentAt = Date.now()
       const res = await fetch(`${base}${API_PREFIX}/register/${podclubId}/`, {
@@ -232,15 +506,17 @@ async function drive(options: Options) {
         headers: { cookie: member.cookie, 'x-csrftoken': member.csrf },
       })
       if (res.status !== 200) throw new Error(`seat change ${change} answered ${res.status}`)
-      await Promise.all(
-        streams.map(async (s, i) => {
-          const arrived = await s.next((e) => isSeatChange(e) && Number(e.id) > seen[i]!, 10_000)
-          latencies.push(arrived.receivedAt - sentAt)
-        }),
-      )
+      for (const arrivedAt of await everyStream) latencies.push(arrivedAt - sentAt)
     }
-    const feedBusy = await reader.stop()
+    const feedReads = await reader.stop()
+    const feedBusy = feedReads.map((r) => r.ms)
+    const feedSeen = (await (await fetch(`${base}${FEED_SEEN_PATH}`)).json()) as Array<
+      [number, { readAt: number; answeredAt: number }]
+    >
+    const clientCpu = process.cpuUsage(clientCpuBefore)
+    const changesMs = performance.now() - changesStart
     const after = await memory()
+    await profile('stop')
     latencies.sort((a, b) => a - b)
     const ms = (n: number) => `${n.toFixed(1)} ms`
 
@@ -260,8 +536,20 @@ async function drive(options: Options) {
         `${ms(quantile(feedBusy, 0.5))} / ${ms(quantile(feedBusy, 0.99))} / ${ms(feedBusy.at(-1)!)} (${feedBusy.length} reads)`,
       ],
       [
+        'slowest 1 % of those: waiting to be read / in the server / back to the reader (medians)',
+        whereSlowReadsWaited(feedReads, feedSeen),
+      ],
+      [
         "server's event loop held, while events fan out: p99 / longest",
         `${ms(after.loop.p99)} / ${ms(after.loop.max)}`,
+      ],
+      [
+        "loop held 20 ms or more: times, in all; the server's thread on a CPU / waiting for one",
+        `${after.held.count}, ${after.held.wallMs.toFixed(0)} ms; ${after.held.ranMs.toFixed(0)} / ${after.held.waitedMs.toFixed(0)} ms`,
+      ],
+      [
+        'CPU during the changes, of one core: server / its writer / bench client (streams, feed reader)',
+        `${pct(after.cpuMs, changesMs)} / ${pct(after.childrenCpuMs, changesMs)} / ${pct((clientCpu.user + clientCpu.system) / 1000, changesMs)} (${(changesMs / 1000).toFixed(1)} s)`,
       ],
       [
         'server heap before / idle streams / after',

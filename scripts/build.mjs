@@ -151,7 +151,12 @@ async function buildServer(esbuild, part) {
   await rm(staging, { recursive: true, force: true })
   await esbuild.build({
     absWorkingDir: root,
-    entryPoints: { main: 'src/server/main.ts', cli: 'src/server/cli.ts' },
+    entryPoints: {
+      main: 'src/server/main.ts',
+      cli: 'src/server/cli.ts',
+      // The live streams' writer, a process of its own (features/live/live-writer.ts).
+      'live-writer': 'src/server/features/live/live-writer.main.ts',
+    },
     outdir: staging,
     bundle: true,
     splitting: true,

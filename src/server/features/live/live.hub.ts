@@ -8,6 +8,7 @@ import { AppError } from '../../lib/app-error'
 import { networkOf } from '../../plugins/rate-limit'
 import { readPodclubs, readUpcomingPodclubs } from '../podclubs/podclubs.queries'
 import { readPollResults } from '../polls/polls.service'
+import type { LiveWriter, WriterEvents, WriterSettings } from './live-writer'
 
 /** The channel the database's triggers NOTIFY on (migration 0011). */
 export const LIVE_CHANNEL = 'podclub_live'
@@ -35,6 +36,8 @@ export const MAX_BUFFERED_BYTES = 256 * 1024
 export const FANOUT_SLICE = 200
 /** A slice also ends once it has taken this long (a busy machine makes each write slower). */
 export const FANOUT_SLICE_MS = 4
+/** How long a writer that stopped is waited for before the next is started. */
+export const WRITER_RESTART_MS = 10_000
 /** A stream refused at the process's cap is told to come back after this long (seconds). */
 export const PROCESS_CAP_RETRY_AFTER_S = 30
 /** Refusals at the process's cap are logged at most this often, with how many there were. */
@@ -49,7 +52,15 @@ const yieldToOthers = () => new Promise<void>((resolve) => setImmediate(resolve)
 type Member = { id: number; username: string }
 
 type Stream = {
+  id: number
   res: ServerResponse
+  /**
+   * Who writes to it: this process (`here`, when there is no writer), this process while its
+   * first writes flush before the handover (`handing`: events wait in `queued`), or the writer.
+   */
+  at: 'here' | 'handing' | 'writer'
+  queued: string[]
+  queuedBytes: number
   address: string
   member: Member | null
   sessionHash: string | null
@@ -67,12 +78,23 @@ export type LiveHubOptions = {
   /** Each refused stream, for the metrics. */
   onRefused?: (reason: StreamRefusal) => void
   log?: { warn: (obj: object, msg: string) => void }
+  /**
+   * Starts the process that holds the streams' connections and writes to them (live-writer.ts).
+   * Without it, or while it cannot be started, this process writes to its streams itself.
+   */
+  startWriter?: (settings: WriterSettings, events: WriterEvents) => LiveWriter
 }
 
 /** One event as the stream sends it. */
 export function frame<N extends LiveEventName>(id: number, name: N, data: LiveEvents[N]): string {
   return `id: ${id}\nevent: ${name}\ndata: ${JSON.stringify(data)}\n\n`
 }
+
+/** The members holding a seat in a podclub or waiting for one. */
+const listedIn = (podclub: Seats) => [
+  ...podclub.api_registered_usernames.reserved,
+  ...podclub.seat_waitlist.waiting,
+]
 
 /** A member's own place in a podclub, from the lists everyone sees. */
 function seatOf(podclub: Seats, username: string): Omit<LiveSeat, 'podclub_id' | 'promoted'> {
@@ -89,10 +111,30 @@ function seatOf(podclub: Seats, username: string): Omit<LiveSeat, 'podclub_id' |
  * sends it to each of its streams, and to a member whose own place changed, that place.
  * Listening starts with the first stream, so a process nobody watches does nothing.
  */
-export function createLiveHub({ db, listen, now, maxStreams, onRefused, log }: LiveHubOptions) {
+export function createLiveHub({
+  db,
+  listen,
+  now,
+  maxStreams,
+  onRefused,
+  log,
+  startWriter,
+}: LiveHubOptions) {
   const streams = new Set<Stream>()
+  const byId = new Map<number, Stream>()
+  /** The streams this process still writes to itself: few, but all of them without a writer. */
+  const here = new Set<Stream>()
+  /** Streams opened so far: the next one's id. */
+  let opened = 0
+  /** The writer, once it listens; `starting` until then. */
+  let writer: LiveWriter | undefined
+  let starting: LiveWriter | undefined
+  /** When the last writer stopped without being closed: the next waits `WRITER_RESTART_MS`. */
+  let writerLostAt = -Infinity
   const perAddress = new Map<string, number>()
   const perMember = new Map<number, number>()
+  /** A member's open streams, by username: who is told of their own place. */
+  const streamsOf = new Map<string, Set<Stream>>()
   /** Who held a seat and who waited, per podclub, as last sent: a member's change is the diff. */
   const seatsOf = new Map<number, Seats>()
   /** topic:ref → the newest event id not yet sent for it. Events on one thing coalesce. */
@@ -112,7 +154,16 @@ export function createLiveHub({ db, listen, now, maxStreams, onRefused, log }: L
     else map.set(key, next)
   }
 
-  function write(stream: Stream, text: string | Buffer) {
+  /** One event to one stream, by whoever writes to it now. */
+  function write(stream: Stream, text: string) {
+    if (stream.at === 'writer') return writer?.send(text, [stream.id])
+    if (stream.at === 'handing') {
+      stream.queued.push(text)
+      stream.queuedBytes += text.length
+      // A client that does not read what came before is cut off, as below.
+      if (stream.queuedBytes > MAX_BUFFERED_BYTES) stream.res.destroy()
+      return
+    }
     const { res } = stream
     if (res.destroyed || res.writableEnded) return
     if (res.writableLength > MAX_BUFFERED_BYTES) {
@@ -122,10 +173,27 @@ export function createLiveHub({ db, listen, now, maxStreams, onRefused, log }: L
     res.write(text)
   }
 
+  /**
+   * One event to every stream: a message to the writer for those it holds, and the rest written
+   * here a slice at a time. A stream handed over meanwhile is sent it through the writer, after
+   * its handover.
+   */
+  function writeToAll(text: string): Promise<void> {
+    writer?.send(text)
+    return forEachStream((stream) => write(stream, text), [...here])
+  }
+
   function remove(stream: Stream) {
     if (!streams.delete(stream)) return
+    byId.delete(stream.id)
+    here.delete(stream)
     count(perAddress, stream.address, -1)
-    if (stream.member) count(perMember, stream.member.id, -1)
+    if (stream.member) {
+      count(perMember, stream.member.id, -1)
+      const held = streamsOf.get(stream.member.username)
+      held?.delete(stream)
+      if (held?.size === 0) streamsOf.delete(stream.member.username)
+    }
     if (streams.size === 0 && heartbeat) {
       clearInterval(heartbeat)
       heartbeat = undefined
@@ -134,17 +202,94 @@ export function createLiveHub({ db, listen, now, maxStreams, onRefused, log }: L
 
   function end(stream: Stream) {
     remove(stream)
-    if (!stream.res.writableEnded) stream.res.end()
+    if (stream.at === 'writer') writer?.end([stream.id])
+    else if (!stream.res.writableEnded) stream.res.end()
+  }
+
+  /** Starts the writer if there is none; once it listens, the streams held here go to it. */
+  function startWriting() {
+    if (writer || starting || !startWriter || closing) return
+    if (performance.now() - writerLostAt < WRITER_RESTART_MS) return
+    try {
+      const started: LiveWriter = startWriter(
+        { heartbeatMs: HEARTBEAT_MS, maxBufferedBytes: MAX_BUFFERED_BYTES, lingerMs: 2_000 },
+        {
+          onReady: () => {
+            if (starting !== started) return
+            starting = undefined
+            writer = started
+            for (const stream of [...here]) void handOver(stream, started)
+          },
+          onClosed: (ids) => {
+            for (const id of ids) {
+              const stream = byId.get(id)
+              if (stream?.at === 'writer') remove(stream)
+            }
+          },
+          onExit: (code) => {
+            if (writer !== started && starting !== started) return
+            // Its connections went with it: their browsers reconnect and replay what they missed.
+            writer = starting = undefined
+            writerLostAt = performance.now()
+            const lost = [...streams].filter((s) => s.at === 'writer')
+            for (const stream of lost) {
+              remove(stream)
+              // A connection still waiting to be handed over is closed here.
+              stream.res.destroy()
+            }
+            log?.warn({ code, streams: lost.length }, 'live: the stream writer stopped')
+          },
+        },
+      )
+      starting = started
+    } catch (err) {
+      writerLostAt = performance.now()
+      log?.warn({ err }, 'live: could not start the stream writer, writing the streams here')
+    }
   }
 
   /**
-   * Calls `each` for every stream, the ones opened meanwhile too, a slice at a time (at most
-   * `FANOUT_SLICE` streams or `FANOUT_SLICE_MS`), letting requests and timers run between.
+   * Gives the stream's connection to the writer once what this process wrote to it (headers,
+   * `retry`) has left for the network: the rest of it, the replay and every event after, goes
+   * through the writer, in the order sent.
    */
-  async function forEachStream(each: (stream: Stream) => void | Promise<void>) {
+  async function handOver(stream: Stream, to: LiveWriter) {
+    const { res } = stream
+    const socket = res.socket
+    if (!socket || stream.at !== 'here' || res.destroyed) return
+    stream.at = 'handing'
+    // Written after what this process wrote, so its callback says all of that left.
+    await new Promise((resolve) => res.write('', resolve))
+    if (!streams.has(stream) || res.destroyed || to !== writer) {
+      // Gone meanwhile, or the writer with it: what was queued is written here.
+      stream.at = 'here'
+      stream.queuedBytes = 0
+      for (const text of stream.queued.splice(0)) write(stream, text)
+      return
+    }
+    const queued = stream.queued.splice(0)
+    stream.queuedBytes = 0
+    stream.at = 'writer'
+    here.delete(stream)
+    to.handOver(stream.id, socket, res.chunkedEncoding, queued, (err) => {
+      // This process's copy of the connection; the writer holds its own.
+      socket.destroy()
+      if (err && byId.get(stream.id) === stream) remove(stream)
+    })
+  }
+
+  /**
+   * Calls `each` for every stream (or those given), the ones opened meanwhile too, a slice at a
+   * time (at most `FANOUT_SLICE` streams or `FANOUT_SLICE_MS`), letting requests and timers run
+   * between.
+   */
+  async function forEachStream(
+    each: (stream: Stream) => void | Promise<void>,
+    of: Iterable<Stream> = streams,
+  ) {
     let inSlice = 0
     let sliceStart = performance.now()
-    for (const stream of streams) {
+    for (const stream of of) {
       if (++inSlice > FANOUT_SLICE || performance.now() - sliceStart >= FANOUT_SLICE_MS) {
         await yieldToOthers()
         inSlice = 1
@@ -162,9 +307,10 @@ export function createLiveHub({ db, listen, now, maxStreams, onRefused, log }: L
     if (beating) return
     beating = true
     const at = now().getTime()
+    // The writer sends its own keep-alives.
     void forEachStream((stream) => {
       if (stream.sessionExpiresAt && stream.sessionExpiresAt.getTime() <= at) end(stream)
-      else write(stream, ': keep-alive\n\n')
+      else if (stream.at !== 'writer') write(stream, ': keep-alive\n\n')
     }).finally(() => {
       beating = false
     })
@@ -233,29 +379,30 @@ export function createLiveHub({ db, listen, now, maxStreams, onRefused, log }: L
     const before = seatsOf.get(id)
     if (podclub.status === 'upcoming') seatsOf.set(id, podclub)
     else seatsOf.delete(id)
-    const text = Buffer.from(frame(eventId, 'podclub', podclub))
+    const text = frame(eventId, 'podclub', podclub)
+    await writeToAll(text)
+    // Only a member in its lists, now or as last sent, can have a place that changed.
+    const listed = new Set([...listedIn(podclub), ...(before ? listedIn(before) : [])])
     let promoted: Promise<Set<number>> | undefined
-    await forEachStream((stream) => {
-      write(stream, text)
-      if (!stream.member) return
-      const { id: memberId, username } = stream.member
+    for (const username of listed) {
+      const held = streamsOf.get(username)
+      if (!held) continue
       const seat = seatOf(podclub, username)
       const was = before ? seatOf(before, username) : { registered: false, waitlist_position: null }
       if (seat.registered === was.registered && seat.waitlist_position === was.waitlist_position)
-        return
-      const send = (fromLine: boolean) =>
-        write(stream, frame(eventId, 'seat', { podclub_id: id, ...seat, promoted: fromLine }))
+        continue
       // Seen in line before, or not seen there because joining it and the freed seat came as one
       // change: a seat the member had not held, given from the line (a seat held before the last
       // event this process read is no news).
-      if (!seat.registered || was.waitlist_position !== null || before === undefined) {
-        send(seat.registered && was.waitlist_position !== null)
-        return
+      let fromLine = seat.registered && was.waitlist_position !== null
+      if (seat.registered && was.waitlist_position === null && before !== undefined) {
+        promoted ??= promotedIn(id).catch(() => new Set<number>())
+        const memberId = [...held][0]!.member!.id
+        fromLine = (await promoted).has(memberId)
       }
-      return (promoted ??= promotedIn(id).catch(() => new Set<number>())).then((ids) =>
-        send(ids.has(memberId)),
-      )
-    })
+      const seatFrame = frame(eventId, 'seat', { podclub_id: id, ...seat, promoted: fromLine })
+      for (const stream of held) write(stream, seatFrame)
+    }
   }
 
   async function readPoll(id: number): Promise<LivePoll> {
@@ -264,8 +411,7 @@ export function createLiveHub({ db, listen, now, maxStreams, onRefused, log }: L
   }
 
   async function publishPoll(eventId: number, id: number) {
-    const text = Buffer.from(frame(eventId, 'poll', await readPoll(id)))
-    await forEachStream((stream) => write(stream, text))
+    await writeToAll(frame(eventId, 'poll', await readPoll(id)))
   }
 
   function publish(key: string, eventId: number): Promise<void> {
@@ -292,7 +438,7 @@ export function createLiveHub({ db, listen, now, maxStreams, onRefused, log }: L
           if (result.status === 'rejected') {
             // The database is away: streams miss this one; they are told to read again.
             log?.warn({ err: result.reason, event: batch[i]![0] }, 'live event not sent')
-            for (const stream of streams) write(stream, frame(batch[i]![1], 'reload', {}))
+            void writeToAll(frame(batch[i]![1], 'reload', {}))
           }
         })
       }
@@ -317,8 +463,7 @@ export function createLiveHub({ db, listen, now, maxStreams, onRefused, log }: L
 
   /** After the listening connection came back: what changed meanwhile goes to every stream. */
   async function onResumed() {
-    const reload = frame(await lastEventId(), 'reload', {})
-    for (const stream of streams) write(stream, reload)
+    void writeToAll(frame(await lastEventId(), 'reload', {}))
   }
 
   async function lastEventId(): Promise<number> {
@@ -398,19 +543,32 @@ export function createLiveHub({ db, listen, now, maxStreams, onRefused, log }: L
       if (member && (perMember.get(member.id) ?? 0) >= STREAMS_PER_MEMBER) refuse('member')
       await start()
       const stream: Stream = {
+        id: ++opened,
         res: reply.raw,
+        at: 'here',
+        queued: [],
+        queuedBytes: 0,
         address,
         member,
         sessionHash: request.sessionHash,
         sessionExpiresAt: request.sessionExpiresAt,
       }
       streams.add(stream)
+      byId.set(stream.id, stream)
+      here.add(stream)
       count(perAddress, address, 1)
-      if (member) count(perMember, member.id, 1)
+      if (member) {
+        count(perMember, member.id, 1)
+        const held = streamsOf.get(member.username) ?? new Set<Stream>()
+        streamsOf.set(member.username, held.add(stream))
+      }
       heartbeat ??= setInterval(beat, HEARTBEAT_MS)
       heartbeat.unref()
-      // The response closes when the client goes (or the stream is ended here).
-      reply.raw.on('close', () => remove(stream))
+      // The response closes when the client goes, or the stream is ended here; once handed
+      // over, when this process lets go of its side, and the writer tells when the client goes.
+      reply.raw.on('close', () => {
+        if (stream.at !== 'writer') remove(stream)
+      })
 
       reply.hijack()
       const set = Object.entries(reply.getHeaders()).filter(([, v]) => v !== undefined)
@@ -423,6 +581,9 @@ export function createLiveHub({ db, listen, now, maxStreams, onRefused, log }: L
       })
       reply.raw.socket?.setNoDelay(true)
       reply.raw.write(`retry: ${RECONNECT_MS}\n\n`)
+      // To the writer once its headers are sent (or once the writer listens, if it is starting).
+      startWriting()
+      if (writer) void handOver(stream, writer)
       try {
         const newest = await lastEventId()
         const header = request.headers['last-event-id']
@@ -439,13 +600,21 @@ export function createLiveHub({ db, listen, now, maxStreams, onRefused, log }: L
     /** Ends every stream (the server is stopping) and stops listening. */
     async close() {
       closing = true
-      for (const stream of [...streams]) end(stream)
+      // The writer ends those it holds as it closes.
+      for (const stream of [...streams]) {
+        if (stream.at === 'writer') remove(stream)
+        else end(stream)
+      }
+      await Promise.all([writer?.close(), starting?.close()])
+      writer = starting = undefined
       const stop = await started?.catch(() => undefined)
       await stop?.()
     },
 
-    /** Open streams in this process (metrics, tests). */
+    /** Open streams in this process, those its writer holds too (metrics, tests). */
     size: () => streams.size,
+    /** The writer's process id, while there is one (tests). */
+    writerPid: () => writer?.pid,
   }
 }
 

@@ -4,6 +4,7 @@ import type { AppDeps } from '../../deps'
 import { route } from '../../lib/route'
 import { liveStreamsCap } from './live-capacity'
 import { createLiveHub } from './live.hub'
+import { startLiveWriter } from './live-writer'
 
 /** `GET /events/`: the live stream of this process (live.hub.ts). */
 export const liveRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
@@ -14,6 +15,7 @@ export const liveRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, 
     maxStreams: liveStreamsCap(deps.env.LIVE_STREAMS_MAX),
     onRefused: (reason) => app.metrics.liveStreamRefused(reason),
     log: app.log,
+    startWriter: startLiveWriter,
   })
   app.metrics.countLiveStreams(() => hub.size())
   // Before the server stops accepting: open streams would otherwise hold the close forever.
