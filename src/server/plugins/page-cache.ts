@@ -1,0 +1,208 @@
+import type { Endpoint } from '#contract/endpoint'
+import type { Db } from '../db/client'
+import { cacheVersionsOf, type CacheVersionName, type CacheVersions } from '../db/cache-versions'
+import { encode, type ContentEncoding } from '../lib/content-encoding'
+
+/**
+ * Server-rendered pages kept for every viewer who would get the same page (docs/decisions/032):
+ * a page is rendered once per key (the viewer as the API describes them, the address) while the
+ * versions its reads stand on stand (db/cache-versions.ts), and no longer than the clock allows.
+ * Requests arriving together for the same page share one render. Only what the render module
+ * says (plugins/page-render.ts decides what may be kept) is kept here; this module knows
+ * nothing of React.
+ */
+
+/**
+ * An API read a kept page may make, and what its answer stands on: the versions of the cached
+ * reads that make it (`CachedRead`), or none for settings that change only with a restart. A page
+ * whose render makes any other request is not kept.
+ */
+export type PageRead = {
+  endpoint: Pick<Endpoint, 'method' | 'path'>
+  versions: readonly CacheVersionName[]
+  /**
+   * Whether this answer is made of what `versions` stand for alone (absent: always). A podclub's
+   * detail for one of its participants adds what no version stands for, its hindsights.
+   */
+  shared?: (answer: unknown) => boolean
+}
+
+/** A rendered page to keep, as the renderer hands it over. */
+export type PageToKeep = {
+  html: Buffer
+  /** The versions its reads stand on (`PageRead`). */
+  versions: readonly CacheVersionName[]
+  /**
+   * When it would render differently by the clock alone (ms since the epoch), or null: kept
+   * until then at the latest.
+   */
+  changesAt: number | null
+  /** Drew random touches (the home feed's join card): kept in `PAGE_VARIANTS` renders of its own. */
+  seeded: boolean
+}
+
+/** A page kept: its HTML and each compressed form, made once, when a browser first asks for it. */
+export type KeptPage = {
+  readonly html: Buffer
+  encoded(encoding: Exclude<ContentEncoding, 'identity'>): Promise<Buffer>
+}
+
+type Entry = KeptPage & {
+  versions: readonly CacheVersionName[]
+  /** The versions read before its render began. */
+  readAt: CacheVersions
+  expiresAt: number
+  bytes: number
+}
+
+/**
+ * How many renders of a page with random touches are kept: each request gets one of them at
+ * random, so a visitor's join card still varies from visit to visit (spec 1 §2, a random
+ * tagline), at the cost of this many renders per version instead of one.
+ */
+export const PAGE_VARIANTS = 4
+
+export type PageCacheOptions = {
+  /** Pages kept at most (the least recently served go first). */
+  maxPages?: number
+  /** Bytes kept at most, HTML and compressed forms together. */
+  maxBytes?: number
+  /**
+   * The longest a page is kept whatever its versions say: the state it hands the browser says
+   * when its data was read, and the browser's query cache counts the feed fresh for 30 s from
+   * then (`staleTime`), so a page sent well within that is not asked for again on arrival.
+   */
+  maxAgeMs?: number
+  /** The clock of the render module (the page's `Date.now()`); a test's own in tests. */
+  now?: () => number
+}
+
+/** Brotli's level for a kept page: compressed once per render, not per request. */
+const KEPT_BROTLI_QUALITY = 6
+
+/** Whether every version a page stands on is at least as new as `current`'s. */
+function standsAt(entry: Entry, current: CacheVersions) {
+  return entry.versions.every((name) => entry.readAt[name] >= current[name])
+}
+
+/** Whether `a` is at least as new as `b` in every version. */
+function notOlder(a: CacheVersions, b: CacheVersions) {
+  return (Object.keys(b) as CacheVersionName[]).every((name) => a[name] >= b[name])
+}
+
+export function createPageCache(
+  db: Db,
+  {
+    maxPages = 500,
+    maxBytes = 32 * 1024 * 1024,
+    maxAgeMs = 10_000,
+    now = Date.now,
+  }: PageCacheOptions = {},
+) {
+  const versions = cacheVersionsOf(db)
+  /** By key, least recently served first. */
+  const entries = new Map<string, Entry>()
+  /** Renders under way by key, with the versions read before each began. */
+  const rendering = new Map<string, { current: CacheVersions; done: Promise<Entry | null> }>()
+  /** Keys whose page drew random touches, learnt from their first render. */
+  const seededKeys = new Set<string>()
+  let bytes = 0
+  const counts = { renders: 0, served: 0 }
+
+  const drop = (key: string) => {
+    const entry = entries.get(key)
+    if (!entry) return
+    entries.delete(key)
+    bytes -= entry.bytes
+  }
+  const trim = () => {
+    for (const key of entries.keys()) {
+      if (entries.size <= maxPages && bytes <= maxBytes) break
+      drop(key)
+    }
+  }
+
+  const keep = (key: string, page: PageToKeep, current: CacheVersions): Entry => {
+    const encodings = new Map<string, Promise<Buffer>>()
+    const entry: Entry = {
+      html: page.html,
+      versions: page.versions,
+      readAt: current,
+      expiresAt: Math.min(now() + maxAgeMs, page.changesAt ?? Number.POSITIVE_INFINITY),
+      bytes: page.html.length,
+      encoded(encoding) {
+        let made = encodings.get(encoding)
+        if (!made) {
+          made = encode(page.html, encoding, { brotliQuality: KEPT_BROTLI_QUALITY })
+          encodings.set(encoding, made)
+          void made.then(
+            (body) => {
+              entry.bytes += body.length
+              if (entries.get(key) !== entry) return
+              bytes += body.length
+              trim()
+            },
+            () => encodings.delete(encoding),
+          )
+        }
+        return made
+      },
+    }
+    // A render that began before the one kept now answers its own callers, and is not kept.
+    const kept = entries.get(key)
+    if (kept && !notOlder(current, kept.readAt)) return entry
+    drop(key)
+    entries.set(key, entry)
+    bytes += entry.bytes
+    trim()
+    return entry
+  }
+
+  return {
+    /**
+     * The page kept for `key`, or the one `render` makes when none stands at the versions as of
+     * now (read before the render, so a write acknowledged before this call is in it; a write
+     * during the render makes the next request render again). `render` resolves to null when
+     * its page may not be kept: the caller then sends what it rendered, and a caller that joined
+     * someone else's render gets null and renders its own.
+     */
+    async page(key: string, render: () => Promise<PageToKeep | null>): Promise<KeptPage | null> {
+      const current = await versions.current()
+      const variant = seededKeys.has(key) ? Math.floor(Math.random() * PAGE_VARIANTS) : 0
+      const variantKey = `${variant}\n${key}`
+      const entry = entries.get(variantKey)
+      if (entry) {
+        if (entry.expiresAt > now() && standsAt(entry, current)) {
+          // Served last: the least recently served are dropped first.
+          entries.delete(variantKey)
+          entries.set(variantKey, entry)
+          counts.served += 1
+          return entry
+        }
+        drop(variantKey)
+      }
+      const under = rendering.get(variantKey)
+      if (under && notOlder(under.current, current)) return under.done
+      const done = (async () => {
+        counts.renders += 1
+        const page = await render()
+        if (!page) return null
+        if (page.seeded) {
+          if (seededKeys.size >= maxPages) seededKeys.clear()
+          seededKeys.add(key)
+        }
+        return keep(variantKey, page, current)
+      })()
+      rendering.set(variantKey, { current, done })
+      const forget = () => {
+        if (rendering.get(variantKey)?.done === done) rendering.delete(variantKey)
+      }
+      done.then(forget, forget)
+      return done
+    },
+    /** What it holds and has done (a copy), for tests and the bench. */
+    stats: () => ({ pages: entries.size, bytes, ...counts }),
+  }
+}
+
+export type PageCache = ReturnType<typeof createPageCache>
