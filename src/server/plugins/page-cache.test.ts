@@ -138,6 +138,14 @@ describe("a visitor's page", () => {
     expect(gunzipSync(gzip.rawPayload).toString()).toBe(plain)
     const old = await get(today, '/about', { 'accept-encoding': 'gzip, deflate, br' })
     expect(headersBut(br, ['content-length'])).toEqual(headersBut(old, ['content-length']))
+
+    // Kept in brotli alone once made, and inflated again for a client that takes no compression.
+    const renders = standInRenders('/login')
+    await get(kept, '/login', { 'accept-encoding': 'br' })
+    const inflated = await get(kept, '/login')
+    expect(inflated.headers['content-encoding']).toBeUndefined()
+    expect(inflated.body).toBe((await get(today, '/login')).body)
+    expect(standInRenders('/login') - renders).toBe(2) // one kept, one of `today`
   })
 })
 

@@ -1,6 +1,8 @@
 import type { Endpoint } from '#contract/endpoint'
 import type { Db } from '../db/client'
 import { cacheVersionsOf, type CacheVersionName, type CacheVersions } from '../db/cache-versions'
+import { promisify } from 'node:util'
+import { brotliDecompress } from 'node:zlib'
 import { encode, type ContentEncoding } from '../lib/content-encoding'
 
 /**
@@ -41,10 +43,14 @@ export type PageToKeep = {
   seeded: boolean
 }
 
-/** A page kept: its HTML and each compressed form, made once, when a browser first asks for it. */
+/**
+ * A page kept, in the forms browsers ask for: each compressed form made once, when one first asks
+ * for it. Once it is in brotli (what browsers take) its HTML is let go, a thirtieth of its size:
+ * a member's page is kept for them alone, so many are. A client that takes no compression gets
+ * it inflated again.
+ */
 export type KeptPage = {
-  readonly html: Buffer
-  encoded(encoding: Exclude<ContentEncoding, 'identity'>): Promise<Buffer>
+  body(encoding: ContentEncoding): Promise<Buffer>
 }
 
 type Entry = KeptPage & {
@@ -79,6 +85,7 @@ export type PageCacheOptions = {
 
 /** Brotli's level for a kept page: compressed once per render, not per request. */
 const KEPT_BROTLI_QUALITY = 6
+const inflate = promisify(brotliDecompress)
 
 /** Whether every version a page stands on is at least as new as `current`'s. */
 function standsAt(entry: Entry, current: CacheVersions) {
@@ -123,28 +130,41 @@ export function createPageCache(
   }
 
   const keep = (key: string, page: PageToKeep, current: CacheVersions): Entry => {
-    const encodings = new Map<string, Promise<Buffer>>()
+    const forms = new Map<ContentEncoding, Promise<Buffer>>([
+      ['identity', Promise.resolve(page.html)],
+    ])
+    /** Counts `delta` bytes more (or fewer) for the entry, and for the cache while it holds it. */
+    const resize = (delta: number) => {
+      entry.bytes += delta
+      if (entries.get(key) !== entry) return
+      bytes += delta
+      trim()
+    }
     const entry: Entry = {
-      html: page.html,
       versions: page.versions,
       readAt: current,
       expiresAt: Math.min(now() + maxAgeMs, page.changesAt ?? Number.POSITIVE_INFINITY),
       bytes: page.html.length,
-      encoded(encoding) {
-        let made = encodings.get(encoding)
-        if (!made) {
-          made = encode(page.html, encoding, { brotliQuality: KEPT_BROTLI_QUALITY })
-          encodings.set(encoding, made)
-          void made.then(
-            (body) => {
-              entry.bytes += body.length
-              if (entries.get(key) !== entry) return
-              bytes += body.length
-              trim()
-            },
-            () => encodings.delete(encoding),
-          )
-        }
+      body(encoding) {
+        let made = forms.get(encoding)
+        if (made) return made
+        made =
+          encoding === 'identity'
+            ? forms.get('br')!.then((br) => inflate(br))
+            : entry
+                .body('identity')
+                .then((html) => encode(html, encoding, { brotliQuality: KEPT_BROTLI_QUALITY }))
+        forms.set(encoding, made)
+        made.then(
+          (body) => {
+            resize(body.length)
+            if (encoding !== 'br') return
+            const html = forms.get('identity')
+            forms.delete('identity')
+            void html?.then((plain) => resize(-plain.length))
+          },
+          () => forms.delete(encoding),
+        )
         return made
       },
     }

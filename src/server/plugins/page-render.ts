@@ -311,12 +311,8 @@ export async function createPageRenderer(
     reply.code(200).type('text/html; charset=utf-8')
     const encoding = pickEncoding(request.headers['accept-encoding'])
     reply.header('vary', 'accept-encoding')
-    if (encoding === 'identity') {
-      await reply.send(kept.html)
-    } else {
-      reply.header('content-encoding', encoding)
-      await reply.send(await kept.encoded(encoding))
-    }
+    if (encoding !== 'identity') reply.header('content-encoding', encoding)
+    await reply.send(await kept.body(encoding))
     return true
   }
 
