@@ -234,6 +234,21 @@ async function login(base: string, username: string): Promise<Login> {
   }
 }
 
+/**
+ * Waits until the server has worked off what a load left queued (a slow row ends with one request
+ * in flight per connection, seconds of work for pages rendered each time), so the next row is
+ * measured on an idle server: until the reference answers within 20 ms, 30 s at most.
+ */
+async function settle(port: number) {
+  const until = Date.now() + 30_000
+  while (Date.now() < until) {
+    const started = performance.now()
+    await (await fetch(`http://127.0.0.1:${port}${REFERENCE_PATH}`)).arrayBuffer()
+    if (performance.now() - started < 20) return
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
+
 /** autocannon against one path: `connections` keep-alive connections for `seconds`. */
 async function load(
   port: number,
@@ -248,6 +263,7 @@ async function load(
     duration: seconds,
     ...options,
   })
+  await settle(port)
   return {
     rps: result.requests.average,
     p50: result.latency.p50,
