@@ -1,17 +1,17 @@
-import type { Endpoint } from '#contract/endpoint'
-import type { Db } from '../db/client'
-import { cacheVersionsOf, type CacheVersionName, type CacheVersions } from '../db/cache-versions'
 import { promisify } from 'node:util'
 import { brotliDecompress } from 'node:zlib'
+import type { Endpoint } from '#contract/endpoint'
+import { cacheVersionsOf, type CacheVersionName, type CacheVersions } from '../db/cache-versions'
+import type { Db } from '../db/client'
 import { encode, type ContentEncoding } from '../lib/content-encoding'
 
 /**
  * Server-rendered pages kept for every viewer who would get the same page (docs/decisions/032):
  * a page is rendered once per key (the viewer as the API describes them, the address) while the
- * versions its reads stand on stand (db/cache-versions.ts), and no longer than the clock allows.
- * Requests arriving together for the same page share one render. Only what the render module
- * says (plugins/page-render.ts decides what may be kept) is kept here; this module knows
- * nothing of React.
+ * versions its reads stand on stand (db/cache-versions.ts) and until a podclub it shows starts;
+ * after `maxAgeMs` it is rendered again while it is still sent. Requests arriving together for
+ * the same page share one render. What may be kept is decided by plugins/page-render.ts; this
+ * module knows nothing of React.
  */
 
 /**
@@ -57,7 +57,10 @@ type Entry = KeptPage & {
   versions: readonly CacheVersionName[]
   /** The versions read before its render began. */
   readAt: CacheVersions
-  expiresAt: number
+  /** When the clock changes it (a podclub it shows starts): rendered again before it is sent. */
+  changesAt: number
+  /** When it has been kept `maxAgeMs`: rendered again while it is still sent. */
+  renewAt: number
   bytes: number
 }
 
@@ -74,9 +77,10 @@ export type PageCacheOptions = {
   /** Bytes kept at most, HTML and compressed forms together. */
   maxBytes?: number
   /**
-   * The longest a page is kept whatever its versions say: the state it hands the browser says
-   * when its data was read, and the browser's query cache counts the feed fresh for 30 s from
-   * then (`staleTime`), so a page sent well within that is not asked for again on arrival.
+   * How long a page is kept before it is rendered again, whatever its versions say: the state it
+   * hands the browser says when its data was read, and the browser's query cache counts the feed
+   * fresh for 30 s from then (`staleTime`), so a page sent well within that is not asked for
+   * again on arrival. Its versions still standing, it is sent meanwhile: nobody waits for it.
    */
   maxAgeMs?: number
   /** The clock of the render module (the page's `Date.now()`); a test's own in tests. */
@@ -143,7 +147,8 @@ export function createPageCache(
     const entry: Entry = {
       versions: page.versions,
       readAt: current,
-      expiresAt: Math.min(now() + maxAgeMs, page.changesAt ?? Number.POSITIVE_INFINITY),
+      changesAt: page.changesAt ?? Number.POSITIVE_INFINITY,
+      renewAt: now() + maxAgeMs,
       bytes: page.html.length,
       body(encoding) {
         let made = forms.get(encoding)
@@ -178,6 +183,31 @@ export function createPageCache(
     return entry
   }
 
+  /** Renders the page for `variantKey` and keeps it; requests arriving meanwhile join it. */
+  const renderOnce = (
+    key: string,
+    variantKey: string,
+    current: CacheVersions,
+    render: () => Promise<PageToKeep | null>,
+  ) => {
+    const done = (async () => {
+      counts.renders += 1
+      const page = await render()
+      if (!page) return null
+      if (page.seeded) {
+        if (seededKeys.size >= maxPages) seededKeys.clear()
+        seededKeys.add(key)
+      }
+      return keep(variantKey, page, current)
+    })()
+    rendering.set(variantKey, { current, done })
+    const forget = () => {
+      if (rendering.get(variantKey)?.done === done) rendering.delete(variantKey)
+    }
+    done.then(forget, forget)
+    return done
+  }
+
   return {
     /**
      * The page kept for `key`, or the one `render` makes when none stands at the versions as of
@@ -192,33 +222,23 @@ export function createPageCache(
       const variantKey = `${variant}\n${key}`
       const entry = entries.get(variantKey)
       if (entry) {
-        if (entry.expiresAt > now() && standsAt(entry, current)) {
+        const at = now()
+        if (at < entry.changesAt && standsAt(entry, current)) {
           // Served last: the least recently served are dropped first.
           entries.delete(variantKey)
           entries.set(variantKey, entry)
           counts.served += 1
+          if (at >= entry.renewAt && !rendering.has(variantKey)) {
+            // Rendered again for those who come next; a failure leaves the page kept as it is.
+            renderOnce(key, variantKey, current, render).catch(() => {})
+          }
           return entry
         }
         drop(variantKey)
       }
       const under = rendering.get(variantKey)
       if (under && notOlder(under.current, current)) return under.done
-      const done = (async () => {
-        counts.renders += 1
-        const page = await render()
-        if (!page) return null
-        if (page.seeded) {
-          if (seededKeys.size >= maxPages) seededKeys.clear()
-          seededKeys.add(key)
-        }
-        return keep(variantKey, page, current)
-      })()
-      rendering.set(variantKey, { current, done })
-      const forget = () => {
-        if (rendering.get(variantKey)?.done === done) rendering.delete(variantKey)
-      }
-      done.then(forget, forget)
-      return done
+      return renderOnce(key, variantKey, current, render)
     },
     /** What it holds and has done (a copy), for tests and the bench. */
     stats: () => ({ pages: entries.size, bytes, ...counts }),

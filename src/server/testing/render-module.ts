@@ -57,7 +57,9 @@ export async function renderPage(url, send) {
   }
   if (url.pathname === '/about') {
     const { body: config } = await read(send, '/api/v1/config/')
-    return page(200, 'about', '<p>' + who + ', write to ' + escape(config.contact_email) + '</p>')
+    // With ?stamp, which render this is: tells one render from the next.
+    const stamp = url.searchParams.has('stamp') ? '<p>render ' + counts.get('/about') + '</p>' : ''
+    return page(200, 'about', '<p>' + who + ', write to ' + escape(config.contact_email) + '</p>' + stamp)
   }
   if (url.pathname === '/profile') {
     if (!user) return { kind: 'redirect', status: 302, location: '/home' }
