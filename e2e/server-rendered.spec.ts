@@ -1,5 +1,5 @@
 import type { Browser, BrowserContextOptions } from '@playwright/test'
-import { createPodclub, DEMO_PASSWORD, expect, logInRequest, test } from './fixtures'
+import { apiAs, createPodclub, DEMO_PASSWORD, expect, logInRequest, test } from './fixtures'
 
 /**
  * The first screen the server renders (docs/decisions/023): its content is in the HTML, before and
@@ -97,6 +97,48 @@ test.describe('server-rendered pages', () => {
     }
     const html = await (await request.get('/propose')).text()
     expect(html).toContain('<div id="root"></div>')
+  })
+
+  test("a page kept for every visitor, and a member's own, show a seat the moment it is taken", async ({
+    browser,
+    playwright,
+    request,
+  }) => {
+    const podclub = await createPodclub(playwright, { title: `Kept and fresh ${Date.now()}` })
+    const path = `/podclubs/${podclub.id}`
+    // Kept: two visitors in a row get the very same page, its data read once (while no seat
+    // changes elsewhere in the run between them).
+    await expect
+      .poll(async () => {
+        const [first, second] = [await request.get(path), await request.get(path)]
+        return (await first.text()) === (await second.text())
+      })
+      .toBe(true)
+    const visitor = await (await withoutScripts(browser)).newPage()
+    await visitor.goto(path)
+    await expect(visitor.getByText('9 seats left')).toBeVisible()
+
+    const maya = await apiAs(playwright, 'maya.r', DEMO_PASSWORD)
+    const member = await (
+      await withoutScripts(browser, await maya.request.storageState())
+    ).newPage()
+    await member.goto(path)
+    await expect(member.getByRole('button', { name: '[ register ]' })).toBeVisible()
+
+    const taken = await maya.post(`/register/${podclub.id}/`)
+    expect(taken.status(), await taken.text()).toBe(200)
+    await visitor.goto(path)
+    await expect(visitor.getByText('8 seats left')).toBeVisible()
+    await visitor.goto('/home')
+    const card = visitor
+      .getByRole('list', { name: 'Upcoming podclubs' })
+      .getByRole('article', { name: podclub.title })
+    await expect(card).toContainText('8 seats left')
+    await member.goto(path)
+    await expect(member.getByText("You're registered, see you there!")).toBeVisible()
+    await visitor.context().close()
+    await member.context().close()
+    await maya.request.dispose()
   })
 
   test('without scripts, the buttons read as not available and a note says why', async ({

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
-import { buildApp } from '../src/server/app'
+import { buildApp, type BuildAppOptions } from '../src/server/app'
 import { type Database, openMemoryPglite, openPglite, openPostgres } from '../src/server/db/client'
 import { systemClock } from '../src/server/lib/clock'
 import { parseEnv } from '../src/server/lib/env'
@@ -50,9 +50,14 @@ export async function openBenchDatabase(
 
 /**
  * The app as `npm start` builds it, on a benchmark's database, with rate limits off (a
- * measurement of speed would hit them in a second); `env` adds settings to the benchmark's own.
+ * measurement of speed would hit them in a second); `env` adds settings to the benchmark's own,
+ * `options` what main.ts passes (the built page to serve, its render module).
  */
-export async function buildBenchApp(database: Database, env: Record<string, string> = {}) {
+export async function buildBenchApp(
+  database: Database,
+  env: Record<string, string> = {},
+  options: BuildAppOptions = {},
+) {
   const settings = parseEnv({
     NODE_ENV: 'production',
     APP_URL: 'http://127.0.0.1',
@@ -61,15 +66,18 @@ export async function buildBenchApp(database: Database, env: Record<string, stri
     LOG_LEVEL: 'warn',
     ...env,
   })
-  return buildApp({
-    env: settings,
-    db: database.db,
-    listen: database.listen,
-    clock: systemClock,
-    wakeOutbox: () => {},
-    wakeJobs: () => {},
-    sessionSecret: settings.SESSION_SECRET!,
-    clubInviteCode: settings.CLUB_INVITE_CODE!,
-    rateLimits: false,
-  })
+  return buildApp(
+    {
+      env: settings,
+      db: database.db,
+      listen: database.listen,
+      clock: systemClock,
+      wakeOutbox: () => {},
+      wakeJobs: () => {},
+      sessionSecret: settings.SESSION_SECRET!,
+      clubInviteCode: settings.CLUB_INVITE_CODE!,
+      rateLimits: false,
+    },
+    options,
+  )
 }

@@ -5,7 +5,7 @@
 // (plugins/page-render.ts).
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { Writable } from 'node:stream'
-import { dehydrate, type DehydratedState } from '@tanstack/react-query'
+import { dehydrate, type DehydratedState, type QueryClient } from '@tanstack/react-query'
 import { StrictMode, type ReactNode } from 'react'
 import { renderToPipeableStream } from 'react-dom/server'
 import {
@@ -21,6 +21,7 @@ import { AppProvider } from './app/provider'
 import { createAppRoutes, type RouteHandle } from './app/router'
 import { setApiTransport } from './lib/api-client'
 import { createQueryClient } from './lib/query-client'
+import { newSeed } from './lib/seeded-random'
 import { SERVER_STATE_ID } from './lib/server-state'
 
 /** What main.tsx reads back from the page to hydrate it. */
@@ -104,6 +105,56 @@ function handOverErrors(errors: Record<string, unknown> | null) {
   return { ok, errors }
 }
 
+/** The routes as addresses only, for telling which screen an address is without rendering it. */
+const addresses = createAppRoutes(createQueryClient(), 'server')
+
+/** The handle of the route the browser would show at `url`. */
+function handleOf(routes: ReturnType<typeof createAppRoutes>, url: URL) {
+  return matchRoutes(routes, url.pathname)?.at(-1)?.route.handle as RouteHandle | undefined
+}
+
+/** `asksViewerFirst` by address: React Router ranks every route again for each match. */
+const asksByPath = new Map<string, boolean>()
+const ASKS_BY_PATH_MAX = 1_000
+
+/**
+ * Whether the page at `url` is rendered here and its loaders first ask who the viewer is: the
+ * server may ask first and keep the page for every viewer given the same answer.
+ */
+export function asksViewerFirst(url: URL): boolean {
+  let asks = asksByPath.get(url.pathname)
+  if (asks === undefined) {
+    const handle = handleOf(addresses, url)
+    asks = !!handle?.serverRendered && handle.asksViewerFirst
+    if (asksByPath.size >= ASKS_BY_PATH_MAX) asksByPath.clear()
+    asksByPath.set(url.pathname, asks)
+  }
+  return asks
+}
+
+/**
+ * The soonest start after `now` of a podclub the page's data holds (ms), or null: a member's
+ * seat buttons change then (`useHasStarted`), with no write to tell anyone.
+ */
+function nextStartShown(queryClient: QueryClient, now: number): number | null {
+  let soonest: number | null = null
+  const visit = (value: unknown) => {
+    if (Array.isArray(value)) {
+      for (const item of value) visit(item)
+    } else if (value !== null && typeof value === 'object') {
+      for (const [key, inner] of Object.entries(value)) {
+        if (key !== 'starts_at' || typeof inner !== 'string') visit(inner)
+        else {
+          const at = Date.parse(inner)
+          if (at > now && (soonest === null || at < soonest)) soonest = at
+        }
+      }
+    }
+  }
+  for (const query of queryClient.getQueryCache().getAll()) visit(query.state.data)
+  return soonest
+}
+
 /** Renders the page at `url` for the visitor whose API requests `send` carries. */
 export function renderPage(
   url: URL,
@@ -114,10 +165,16 @@ export function renderPage(
     // One cache per render: nothing of one visitor's may show in another's page. A failed
     // request is not tried again here; the browser asks again.
     const queryClient = createQueryClient({ queries: { retry: false } })
-    const routes = createAppRoutes(queryClient, 'server')
-    const matches = matchRoutes(routes, url.pathname)
-    const handle = matches?.at(-1)?.route.handle as RouteHandle | undefined
-    if (!handle?.serverRendered) return { kind: 'shell' }
+    let seeded = false
+    const routes = createAppRoutes(queryClient, 'server', {
+      drawSeed: () => {
+        seeded = true
+        return newSeed()
+      },
+    })
+    if (!handleOf(routes, url)?.serverRendered) return { kind: 'shell' }
+    // Before the render: a start between now and the render's clock makes the page change at once.
+    const startedAt = Date.now()
 
     const handler = createStaticHandler(routes)
     const context = await handler.query(new Request(url, { signal }))
@@ -160,6 +217,8 @@ export function renderPage(
         },
         queries: dehydrate(queryClient),
       }),
+      changesAt: nextStartShown(queryClient, startedAt),
+      seeded,
     }
   })
 }

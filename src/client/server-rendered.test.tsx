@@ -174,3 +174,41 @@ describe('a server-rendered page hydrates without a mismatch', () => {
     await waitFor(() => expect(recovered.length).toBeGreaterThan(0))
   })
 })
+
+describe('what the server learns of a rendered page, to keep it for everyone', () => {
+  it('asks who the viewer is first on every screen, and not on the not-found page of an address that is no page', async () => {
+    vi.resetModules()
+    const { asksViewerFirst } = await import('./entry-server')
+    const at = (path: string) => asksViewerFirst(new URL(path, window.location.origin))
+    for (const path of [
+      '/',
+      '/home',
+      '/podclubs/7',
+      '/podclubs/abc',
+      '/about',
+      '/login',
+      '/profile',
+    ]) {
+      expect(at(path), path).toBe(true)
+    }
+    // Not rendered on the server at all, or nothing to ask.
+    for (const path of ['/propose', '/no-such-page']) expect(at(path), path).toBe(false)
+  })
+
+  it("says when the page changes by the clock (a podclub's start) and whether it drew random touches", async () => {
+    mockApi(answers(null))
+    const visitorHome = await serverRender('/home')
+    expect(visitorHome.kind === 'page' && visitorHome).toMatchObject({
+      changesAt: Date.parse(upcoming.starts_at),
+      seeded: true,
+    })
+    mockApi(answers(member))
+    const memberHome = await serverRender('/home')
+    // A member's feed has no join card: no seed, one render kept for them.
+    expect(memberHome.kind === 'page' && memberHome.seeded).toBe(false)
+    expect(memberHome.kind === 'page' && memberHome.stateScript).toContain('"seed":0')
+    mockApi(answers(null))
+    const about = await serverRender('/about')
+    expect(about.kind === 'page' && about).toMatchObject({ changesAt: null, seeded: false })
+  })
+})

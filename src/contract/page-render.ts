@@ -17,6 +17,14 @@ export type RenderedPage =
       body: string
       /** The script that hands main.tsx the state the page was rendered with. */
       stateScript: string
+      /**
+       * When the page would render differently by the clock alone (ms since the epoch): the
+       * soonest start still to come of a podclub it shows, whose seat buttons go then. Null when
+       * it shows none.
+       */
+      changesAt: number | null
+      /** It drew random touches (a seed): another render of it differs. */
+      seeded: boolean
     }
   | { kind: 'redirect'; status: number; location: string }
   /** A page the browser renders from the shell. */
@@ -29,6 +37,13 @@ export type RenderOptions = {
 
 export type RenderModule = {
   renderPage: (url: URL, send: ApiTransport, options: RenderOptions) => Promise<RenderedPage>
+  /**
+   * Whether the page at `url` is rendered on the server and its loaders first ask who the viewer
+   * is (whoami), as every screen's do; the not-found page of an address that is no page asks
+   * nothing. The server may then ask first, and keep the page for every viewer given the same
+   * answer (plugins/page-render.ts).
+   */
+  asksViewerFirst: (url: URL) => boolean
 }
 
 /** Where the page's template takes the rendered screen. */

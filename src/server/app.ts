@@ -11,16 +11,19 @@ import { accountsRoutes } from './features/accounts/accounts.routes'
 import { authRoutes } from './features/auth/auth.routes'
 import { oneClickUnsubscribeRoutes, unsubscribeRoutes } from './features/blasts/blasts.routes'
 import { controlPanelRoutes } from './features/control-panel/control-panel.routes'
-import { configRoutes } from './features/config/config.routes'
+import { configPageRead, configRoutes } from './features/config/config.routes'
 import { healthRoutes } from './features/health/health.routes'
 import { inviteRoutes } from './features/invites/invites.routes'
 import { liveRoutes } from './features/live/live.routes'
-import { podclubRoutes } from './features/podclubs/podclubs.routes'
+import { feedPageRead, podclubRoutes } from './features/podclubs/podclubs.routes'
 import { registrationRoutes } from './features/registrations/registrations.routes'
 import { splashRoutes } from './features/splash/splash.routes'
 import { suggestionRoutes } from './features/suggestions/suggestions.routes'
 import { hindsightRoutes } from './features/hindsights/hindsights.routes'
-import { podclubDetailRoutes } from './features/podclub-detail/podclub-detail.routes'
+import {
+  detailPageRead,
+  podclubDetailRoutes,
+} from './features/podclub-detail/podclub-detail.routes'
 import { profileRoutes } from './features/profile/profile.routes'
 import { proposalRoutes } from './features/proposals/proposals.routes'
 import { pollRoutes } from './features/polls/polls.routes'
@@ -33,7 +36,8 @@ import { metricsPlugin, metricsRoutes } from './plugins/metrics'
 import { rateLimitPlugin } from './plugins/rate-limit'
 import { requestIdPlugin, requestIdServerOptions } from './plugins/request-id'
 import { securityHeadersPlugin } from './plugins/security-headers'
-import { sessionPlugin } from './plugins/session'
+import type { PageCacheOptions } from './plugins/page-cache'
+import { createVisitorSession, sessionPlugin } from './plugins/session'
 import { staticPagePlugin } from './plugins/static-page'
 
 export type { AppDeps } from './deps'
@@ -56,6 +60,8 @@ export type BuildAppOptions = {
   renderModule?: string
   /** Tests only: routes added inside the API scope, after the features, to see what it adds. */
   extraApiRoutes?: FastifyPluginAsync
+  /** Tests only: the bounds of the kept pages (plugins/page-cache.ts), or false to keep none. */
+  pageCache?: PageCacheOptions | false
 }
 
 /** A hop count believes that many proxies nearest to us; a list believes those addresses. */
@@ -146,6 +152,20 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
     serve: options.serveClient ?? false,
     clientDir: options.clientDir ?? clientDistDir,
     renderModule: options.renderModule,
+    // A page is kept for every viewer the API describes the same way while what it read stands:
+    // the API reads it may make, each with the versions its answer stands on.
+    sharing:
+      options.pageCache === false
+        ? undefined
+        : {
+            db: deps.db,
+            reads: [configPageRead, feedPageRead, detailPageRead],
+            visitor: createVisitorSession({
+              secret: deps.sessionSecret,
+              appUrl: deps.env.APP_URL,
+            }),
+            limits: options.pageCache,
+          },
   })
 
   return app

@@ -72,7 +72,16 @@ type RouteOptions = {
 }
 
 /** A route's `handle`: what the server reads to decide whether it renders the page. */
-export type RouteHandle = { serverRendered: boolean }
+export type RouteHandle = {
+  serverRendered: boolean
+  /**
+   * Its loader asks who the viewer is before anything else (`guard`, the home loader): the
+   * server may ask first and keep the page for every viewer given the same answer
+   * (entry-server.tsx, `asksViewerFirst`). The not-found page of an address that is no page
+   * asks nothing.
+   */
+  asksViewerFirst: boolean
+}
 
 // Read by the server before it renders (createAppRoutes' `side`); the browser's screens ask for the
 // same queries when they mount.
@@ -131,7 +140,16 @@ export type HomeLoaderData = {
  */
 export type RouteSide = 'server' | 'browser'
 
-export function createAppRoutes(queryClient: QueryClient, side: RouteSide): RouteObject[] {
+export type AppRoutesOptions = {
+  /** Draws the seed of a page's random touches (the server's render learns that it drew one). */
+  drawSeed?: () => number
+}
+
+export function createAppRoutes(
+  queryClient: QueryClient,
+  side: RouteSide,
+  { drawSeed = newSeed }: AppRoutesOptions = {},
+): RouteObject[] {
   const prefetch = side === 'server'
   const route = (
     path: string,
@@ -141,7 +159,7 @@ export function createAppRoutes(queryClient: QueryClient, side: RouteSide): Rout
   ): RouteObject => ({
     path,
     loader: guard(queryClient, access, idParams, prefetch && screenData),
-    handle: { serverRendered } satisfies RouteHandle,
+    handle: { serverRendered, asksViewerFirst: true } satisfies RouteHandle,
     // Only the query or hash changed (the control panel's ?section=): same screen, same session,
     // so the guard does not run again and the change shows at once.
     shouldRevalidate: ({ currentUrl, nextUrl, defaultShouldRevalidate }) =>
@@ -151,12 +169,14 @@ export function createAppRoutes(queryClient: QueryClient, side: RouteSide): Rout
 
   const loadHome = () => import('./routes/home')
   const homeLoader = async ({ request, params }: LoaderFunctionArgs): Promise<HomeLoaderData> => {
-    await loadUser(queryClient)
+    const user = await loadUser(queryClient)
     if (prefetch) await feed(queryClient, params)
     const url = new URL(request.url)
     // The splash plays only on '/', not with ?skipSplash=true, and once a visit.
     return {
-      seed: newSeed(),
+      // Only a visitor's feed has random touches (the join card): a member's page draws none, so
+      // the server keeps one render of it, not one per seed.
+      seed: user ? 0 : drawSeed(),
       skipSplash:
         url.pathname !== '/' || url.searchParams.get('skipSplash') === 'true' || hasSeenSplash(),
     }
@@ -179,13 +199,13 @@ export function createAppRoutes(queryClient: QueryClient, side: RouteSide): Rout
               path: pages.root.path,
               loader: homeLoader,
               lazy: screen(loadHome),
-              handle: { serverRendered: true } satisfies RouteHandle,
+              handle: { serverRendered: true, asksViewerFirst: true } satisfies RouteHandle,
             },
             {
               path: pages.home.path,
               loader: homeLoader,
               lazy: screen(loadHome),
-              handle: { serverRendered: true } satisfies RouteHandle,
+              handle: { serverRendered: true, asksViewerFirst: true } satisfies RouteHandle,
             },
             route(pages.profile.path, 'members', () => import('./routes/profile'), {
               screenData: profile,
@@ -225,7 +245,7 @@ export function createAppRoutes(queryClient: QueryClient, side: RouteSide): Rout
                 throw data(null, { status: 404, statusText: 'Not Found' })
               },
               Component: NotFoundPage,
-              handle: { serverRendered: true } satisfies RouteHandle,
+              handle: { serverRendered: true, asksViewerFirst: false } satisfies RouteHandle,
             },
           ],
         },

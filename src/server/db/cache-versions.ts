@@ -53,6 +53,32 @@ export async function readCacheVersions(
   return versions
 }
 
+/** The versions consulted in the current async context, while something collects them. */
+const consulted = new AsyncLocalStorage<Map<string, number>>()
+
+/**
+ * Runs `work` and tells every version consulted meanwhile, each at the oldest value it was
+ * consulted at: what its answers stand on. Every cached read, and every read put together from
+ * them, consults the versions through `cacheVersionsOf(db).current` before it answers, so what
+ * `work` made from them is at least as new as these; once one of them is raised, it may be older.
+ * A page kept for many viewers (plugins/page-cache.ts) stands on them.
+ */
+export async function collectVersions<T>(
+  work: () => Promise<T>,
+): Promise<{ value: T; versions: Versions }> {
+  const seen = new Map<string, number>()
+  const value = await consulted.run(seen, work)
+  return { value, versions: seen }
+}
+
+function noteConsulted(seen: Map<string, number>, names: readonly string[], versions: Versions) {
+  for (const name of names) {
+    const version = versions.get(name) ?? 0
+    const before = seen.get(name)
+    if (before === undefined || version < before) seen.set(name, version)
+  }
+}
+
 type VersionReader = {
   /** The named versions as of a moment after this call: what every acknowledged write left. */
   current(names: readonly string[]): Versions | Promise<Versions>
@@ -125,7 +151,16 @@ function createVersionReader(db: Db): VersionReader {
 
   return {
     current(names) {
-      return knownPgliteVersions(db, names) ?? fresh(names)
+      const seen = consulted.getStore()
+      const known = knownPgliteVersions(db, names)
+      if (known) {
+        if (seen) noteConsulted(seen, names, known)
+        return known
+      }
+      const read = fresh(names)
+      // Noted before the caller, which awaits it after this, goes on.
+      if (seen) read.then((versions) => noteConsulted(seen, names, versions)).catch(() => {})
+      return read
     },
   }
 }

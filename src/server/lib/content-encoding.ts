@@ -4,9 +4,23 @@ import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib'
 /** How an answer goes over the wire. */
 export type ContentEncoding = 'br' | 'gzip' | 'identity'
 
+/** What was picked for each header seen lately: browsers send a handful of them, again and again. */
+const picked = new Map<string, ContentEncoding>()
+const PICKED_MAX = 100
+
 /** br, else gzip, else as is; an encoding with q=0 is refused. */
 export function pickEncoding(header: string | undefined): ContentEncoding {
   if (!header) return 'identity'
+  let encoding = picked.get(header)
+  if (!encoding) {
+    encoding = readAcceptEncoding(header)
+    if (picked.size >= PICKED_MAX) picked.clear()
+    picked.set(header, encoding)
+  }
+  return encoding
+}
+
+function readAcceptEncoding(header: string): ContentEncoding {
   const accepted = new Map<string, number>()
   for (const part of header.toLowerCase().split(',')) {
     const [name = '', ...params] = part.trim().split(';')

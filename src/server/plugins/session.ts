@@ -1,3 +1,4 @@
+import { randomFillSync } from 'node:crypto'
 import cookie from '@fastify/cookie'
 import { and, eq, gt, sql } from 'drizzle-orm'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
@@ -44,6 +45,84 @@ export type SessionOptions = {
   now: () => Date
 }
 
+/** The session cookie's name for the app at `appUrl`: `__Host-` prefixed under https. */
+function sessionCookieOf(appUrl: string) {
+  return appUrl.startsWith('https:') ? SECURE_SESSION_COOKIE : SESSION_COOKIE
+}
+
+/** What a CSRF token is bound to: the session cookie sent (its hash), or '' for none. */
+function bindingOf(sessionId: string | undefined) {
+  return sessionId && sessionId.length <= 200 ? sha256(sessionId) : ''
+}
+
+/**
+ * Random bytes for CSRF tokens, drawn from the system 6 KB at a time, each used once: every
+ * visitor's page without a CSRF cookie gets a new token, and a draw of its own per token cost a
+ * tenth of a kept page's time.
+ */
+const randomPool = Buffer.alloc(24 * 256)
+let poolUsed = randomPool.length
+function pooledRandomToken(bytes: number) {
+  if (poolUsed + bytes > randomPool.length) {
+    randomFillSync(randomPool)
+    poolUsed = 0
+  }
+  const token = randomPool.toString('base64url', poolUsed, poolUsed + bytes)
+  poolUsed += bytes
+  return token
+}
+
+/**
+ * CSRF tokens signed with `secret`: a random value signed together with the session it was
+ * issued for (its binding), so neither a cookie planted from elsewhere nor a token of another
+ * session passes.
+ */
+function csrfTokensOf(secret: string) {
+  const sign = (binding: string, value: string) => hmac(secret, `csrf:${binding}:${value}`)
+  return {
+    issue(binding: string) {
+      const value = pooledRandomToken(24)
+      return `${value}.${sign(binding, value)}`
+    },
+    isValid(token: string, binding: string) {
+      const [value, signature, extra] = token.split('.')
+      return (
+        !!value && !!signature && extra === undefined && safeEqual(sign(binding, value), signature)
+      )
+    },
+  }
+}
+
+/** The CSRF cookie: read by the page (not HttpOnly), kept a year. */
+function csrfCookieOptions(secure: boolean) {
+  return { path: '/', sameSite: 'lax' as const, secure, httpOnly: false, maxAge: 365 * 86_400 }
+}
+
+/**
+ * What the session gives a request that carries no session cookie, for an answer made outside
+ * the API's scope from what the API would say (a page kept for every visitor,
+ * plugins/page-render.ts): the cookies whoami would set, that is the CSRF cookie unless the
+ * request holds a valid one. Null for a request with a session cookie: only the API's own
+ * session hook can tell whose it is (and extend it).
+ */
+export function createVisitorSession({ secret, appUrl }: { secret: string; appUrl: string }) {
+  const sessionCookie = sessionCookieOf(appUrl)
+  const secure = appUrl.startsWith('https:')
+  const csrf = csrfTokensOf(secret)
+  return {
+    cookiesFor(cookieHeader: string | undefined): string[] | null {
+      const sent = cookieHeader ? cookie.parse(cookieHeader) : {}
+      if (sent[sessionCookie]) return null
+      const current = sent[CSRF_COOKIE]
+      if (current && csrf.isValid(current, bindingOf(undefined))) return []
+      const token = csrf.issue(bindingOf(undefined))
+      return [cookie.serialize(CSRF_COOKIE, token, csrfCookieOptions(secure))]
+    },
+  }
+}
+
+export type VisitorSession = ReturnType<typeof createVisitorSession>
+
 /**
  * Cookie sessions stored in the database (so several app processes share them) and CSRF
  * double-submit: the page reads `csrftoken` and echoes it in `X-CSRFToken`. The token is a random
@@ -59,33 +138,13 @@ export const sessionPlugin = fp(
     const { db, secret, now } = opts
     const appOrigin = new URL(opts.appUrl).origin
     const secureCookies = opts.appUrl.startsWith('https:')
-    const sessionCookie = secureCookies ? SECURE_SESSION_COOKIE : SESSION_COOKIE
+    const sessionCookie = sessionCookieOf(opts.appUrl)
     await app.register(cookie)
 
     const cookieBase = { path: '/', sameSite: 'lax' as const, secure: secureCookies }
-    /** What a token is bound to: the session cookie sent (its hash), or '' for none. */
-    const bindingOf = (sessionId: string | undefined) =>
-      sessionId && sessionId.length <= 200 ? sha256(sessionId) : ''
-    const signCsrf = (binding: string, value: string) => hmac(secret, `csrf:${binding}:${value}`)
-    const newCsrfToken = (binding: string) => {
-      const value = randomToken(24)
-      return `${value}.${signCsrf(binding, value)}`
-    }
-    const isValidCsrfToken = (token: string, binding: string) => {
-      const [value, signature, extra] = token.split('.')
-      return (
-        !!value &&
-        !!signature &&
-        extra === undefined &&
-        safeEqual(signCsrf(binding, value), signature)
-      )
-    }
+    const csrf = csrfTokensOf(secret)
     const setCsrfCookie = (reply: FastifyReply, binding: string) => {
-      reply.setCookie(CSRF_COOKIE, newCsrfToken(binding), {
-        ...cookieBase,
-        httpOnly: false,
-        maxAge: 365 * 86_400,
-      })
+      reply.setCookie(CSRF_COOKIE, csrf.issue(binding), csrfCookieOptions(secureCookies))
     }
     const setSessionCookie = (reply: FastifyReply, sessionId: string, expiresAt: Date) => {
       reply.setCookie(sessionCookie, sessionId, {
@@ -113,7 +172,7 @@ export const sessionPlugin = fp(
         typeof fromCookie !== 'string' ||
         typeof fromHeader !== 'string' ||
         !safeEqual(fromCookie, fromHeader) ||
-        !isValidCsrfToken(fromCookie, bindingOf(request.cookies[sessionCookie]))
+        !csrf.isValid(fromCookie, bindingOf(request.cookies[sessionCookie]))
       ) {
         throw csrfFailed('CSRF token missing or incorrect.')
       }
@@ -174,7 +233,7 @@ export const sessionPlugin = fp(
     app.decorateReply('ensureCsrfCookie', function (this: FastifyReply) {
       const binding = bindingOf(this.request.cookies[sessionCookie])
       const current = this.request.cookies[CSRF_COOKIE]
-      if (current && isValidCsrfToken(current, binding)) return
+      if (current && csrf.isValid(current, binding)) return
       setCsrfCookie(this, binding)
     })
   },

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { isApiPath, sendError } from './errors'
 import { pagePolicy } from './security-headers'
-import { createPageRenderer } from './page-render'
+import { createPageRenderer, type PageSharing } from './page-render'
 
 /** The text of each `<script>` without a `src` in `html`: the ones the page runs inline. */
 export function inlineScriptsOf(html: string): string[] {
@@ -24,6 +24,8 @@ export type StaticPageOptions = {
   clientDir: string
   /** The build's module that renders a page's first screen on the server (page-render.ts). */
   renderModule: string | undefined
+  /** Keep rendered pages for every viewer the API describes the same way (page-render.ts). */
+  sharing?: PageSharing
 }
 
 /**
@@ -34,7 +36,7 @@ export type StaticPageOptions = {
  * API's error shape.
  */
 export const staticPagePlugin = fp<StaticPageOptions>(
-  async (app: FastifyInstance, { serve, clientDir, renderModule }) => {
+  async (app: FastifyInstance, { serve, clientDir, renderModule, sharing }) => {
     const template = path.join(clientDir, 'index.html')
     const hasClient = serve && existsSync(template)
     const page = hasClient ? await readFile(template, 'utf8') : ''
@@ -42,7 +44,7 @@ export const staticPagePlugin = fp<StaticPageOptions>(
     const policy = hasClient ? pagePolicy(inlineScriptsOf(page)) : ''
     const renderer =
       hasClient && renderModule
-        ? await createPageRenderer(app, { renderModule, template, page, policy })
+        ? await createPageRenderer(app, { renderModule, template, page, policy, sharing })
         : null
     if (hasClient) {
       await app.register(fastifyStatic, {

@@ -3,6 +3,10 @@ import { getPublicConfigEndpoint } from '#contract/config'
 import type { AppDeps } from '../../deps'
 import { route } from '../../lib/route'
 import { links } from '../../lib/links'
+import type { PageRead } from '../../plugins/page-cache'
+
+/** A page kept for every viewer may read the config: settings change only with a restart. */
+export const configPageRead: PageRead = { endpoint: getPublicConfigEndpoint }
 
 /** The public facts of this installation the page shows. Settings change only with a restart. */
 export const configRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {

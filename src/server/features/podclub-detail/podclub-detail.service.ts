@@ -190,6 +190,15 @@ export function createPodclubDetailReader(db: Db) {
 }
 
 /**
+ * Whether a viewer's detail is the shared part alone (made of cached reads, `readCore`):
+ * not for one who took part in a completed podclub, whose answer adds the hindsights, read for
+ * each request.
+ */
+export function isSharedDetail(detail: PodclubDetail): boolean {
+  return detail.hindsights === undefined
+}
+
+/**
  * One podclub as its detail page reads it. The hindsights and chat log of a completed podclub
  * are in the answer only for those who took part in it (its podmeister and seat holders):
  * anyone else gets an answer without those keys.

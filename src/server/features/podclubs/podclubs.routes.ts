@@ -10,9 +10,13 @@ import {
 import type { AppDeps } from '../../deps'
 import { podclubs } from '../../db/schema/index'
 import { route } from '../../lib/route'
+import type { PageRead } from '../../plugins/page-cache'
 import { createFeedCache } from './podclubs.feed-cache'
 import { readPastPodclubs } from './podclubs.past'
 import { readMemberUpcomingPodclubs, readPodclubs } from './podclubs.queries'
+
+/** A page kept for every viewer may read the feed: the same for everyone while its parts stand. */
+export const feedPageRead: PageRead = { endpoint: listUpcomingPodclubsEndpoint }
 
 export const podclubRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
   const feed = createFeedCache(deps.db)
