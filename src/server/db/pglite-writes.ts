@@ -91,7 +91,7 @@ export function countPgliteWrites(client: PGlite): void {
     let committed = false
     try {
       const result = await transaction(async (tx) => {
-        const done = await callback(inSlices(tx))
+        const done = await callback(turnByTurn(tx))
         // A transaction its work rolled back has nothing to learn.
         if (!tx.closed) left = await versionsLeft(state, tx)
         return done
@@ -105,36 +105,24 @@ export function countPgliteWrites(client: PGlite): void {
   }) as typeof client.transaction
 }
 
-/**
- * The longest a transaction runs statements before it lets the event loop turn. A statement runs
- * in the process's own thread, and nothing in a transaction waits on I/O: without a turn, a
- * transaction, and every one queued behind it, would hold the event loop until it ends (a seat
- * change is 10-odd statements of 1 to 3 ms each), and requests the caches answer at once would
- * wait for all of them.
- */
-export const PGLITE_SLICE_MS = 4
-
 const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve))
 
 /**
- * `tx`, whose statements let the event loop turn before they start once the transaction has run
- * `PGLITE_SLICE_MS` since its last turn (and before its first). It keeps the connection all along.
+ * `tx`, whose statements each let the event loop turn before they start; the transaction keeps
+ * the connection all along. A statement runs in the process's own thread, and nothing in a
+ * transaction waits on I/O: without a turn, a transaction, and every one queued behind it, would
+ * hold the event loop until it ends (a seat change is some ten statements of 0.5 to 3 ms each),
+ * and requests the caches answer at once would wait for all of them.
  */
-function inSlices(tx: Transaction): Transaction {
-  let sliceStart: number | undefined
-  const turn = async () => {
-    if (sliceStart !== undefined && performance.now() - sliceStart < PGLITE_SLICE_MS) return
-    await yieldToRequests()
-    sliceStart = performance.now()
-  }
+function turnByTurn(tx: Transaction): Transaction {
   const { query, exec } = tx
   return Object.assign(tx, {
     query: (async (...args: Parameters<typeof query>) => {
-      await turn()
+      await yieldToRequests()
       return query(...args)
     }) as typeof query,
     exec: (async (...args: Parameters<typeof exec>) => {
-      await turn()
+      await yieldToRequests()
       return exec(...args)
     }) as typeof exec,
   })
