@@ -62,6 +62,8 @@ const IDLE_MS = 10_000
 type Ready = { port: number; podclubId: number; usernames: string[] }
 type Memory = {
   rss: number
+  /** The writer's. */
+  childrenRss: number
   heapUsed: number
   loop: { p99: number; max: number }
   /** CPU time (ms) the server took since the last ask, and its child processes (the writer). */
@@ -115,6 +117,7 @@ async function serve(options: Options) {
     loopDelay.reset()
     return {
       rss,
+      childrenRss: childrenRss(),
       heapUsed,
       loop,
       cpuMs: (cpu.user + cpu.system) / 1000,
@@ -170,15 +173,34 @@ async function serve(options: Options) {
   process.on('SIGTERM', () => void stop())
 }
 
+/** The processes this one started that are alive now (Linux). */
+function childPids(): string[] {
+  const pids = readFileSync(`/proc/self/task/${process.pid}/children`, 'utf8').trim()
+  return pids ? pids.split(' ') : []
+}
+
+/** The resident memory of this process's children (the writer), in bytes; 0 where not told. */
+function childrenRss(): number {
+  try {
+    let kib = 0
+    for (const pid of childPids()) {
+      const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+      kib += Number(/^VmRSS:\s+(\d+) kB$/m.exec(status)?.[1] ?? 0)
+    }
+    return kib * 1024
+  } catch {
+    return 0
+  }
+}
+
 /**
  * CPU time (ms) this process's children have taken so far (the live streams' writer), those
  * alive now; 0 where Linux's /proc does not tell.
  */
 function childrenCpuMs(): number {
   try {
-    const pids = readFileSync(`/proc/self/task/${process.pid}/children`, 'utf8').trim()
     let ticks = 0
-    for (const pid of pids ? pids.split(' ') : []) {
+    for (const pid of childPids()) {
       // utime and stime, the 14th and 15th fields, after the command's closing parenthesis.
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
@@ -558,6 +580,10 @@ async function drive(options: Options) {
       [
         'server RSS before / idle streams / after',
         `${mib(before.rss)} / ${mib(idle.rss)} / ${mib(after.rss)}`,
+      ],
+      [
+        "its writer's RSS, idle streams / after",
+        `${mib(idle.childrenRss)} / ${mib(after.childrenRss)}`,
       ],
     ]
     console.log(

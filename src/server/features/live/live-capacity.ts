@@ -28,7 +28,8 @@ export function openFilesLimit(limitsText?: string): number | undefined {
 
 /**
  * How many live streams one process holds at most (docs/decisions/028). Each holds a socket, a
- * file of the process: past the file limit the process can accept no connection at all, its
+ * file: of the app's process while its headers go out, then of its writer (034), which runs
+ * under the same limit. Past the file limit a process can accept no connection at all, its
  * health checks included. `LIVE_STREAMS_MAX` when set; else the file limit less a quarter of it
  * (at least `MIN_HEADROOM_FILES`) for ordinary requests, up to `DEFAULT_MAX_STREAMS`.
  */

@@ -10,7 +10,7 @@ import {
 } from '../../testing/event-stream'
 import { buildTestApp, createUser, type TestApp } from '../../testing/test-app'
 import { insertPodclub } from '../podclubs/podclubs.fixtures'
-import { createLiveHub, type LiveHub } from './live.hub'
+import { createLiveHub } from './live.hub'
 import { startLiveWriter, type LiveWriter } from './live-writer'
 
 /**
@@ -18,17 +18,23 @@ import { startLiveWriter, type LiveWriter } from './live-writer'
  * request with `hub.open`, and the test raises the database's notifications itself.
  */
 let t: TestApp
-let hub: LiveHub
-let server: http.Server
-let url: string
-let notify: (payload: string) => void
-/** What the hub asked the writer to send, in order: `to` undefined is every stream it holds. */
-const sent: Array<{ text: string; to: number[] | undefined }> = []
 const clients: EventStreamClient[] = []
+const closers: Array<() => Promise<void>> = []
 
 beforeAll(async () => {
   t = await buildTestApp()
-  hub = createLiveHub({
+})
+afterAll(async () => {
+  for (const c of clients) c.close()
+  for (const close of closers) await close()
+  await t.close()
+})
+
+async function serveHub() {
+  let notify: (payload: string) => void = () => {}
+  /** What the hub asked the writer to send, in order: `to` undefined is every stream it holds. */
+  const sent: Array<{ text: string; to: number[] | undefined }> = []
+  const hub = createLiveHub({
     db: t.db,
     listen: async (_channel, handlers) => {
       notify = handlers.onPayload
@@ -47,7 +53,7 @@ beforeAll(async () => {
       }
     },
   })
-  server = http.createServer((req, res) => {
+  const server = http.createServer((req, res) => {
     const request = {
       headers: req.headers,
       ip: req.socket.remoteAddress,
@@ -59,70 +65,100 @@ beforeAll(async () => {
     hub.open(request, reply).catch((err: Error) => res.destroy(err))
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`
-})
-afterAll(async () => {
-  for (const c of clients) c.close()
-  await hub.close()
-  await new Promise((resolve) => server.close(resolve))
-  await t.close()
-})
-
-async function open() {
-  const client = await openEventStream(url)
-  clients.push(client)
-  await client.next((e) => e.event === 'ready', 5_000)
-  return client
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`
+  let closed = false
+  const close = async () => {
+    if (closed) return
+    closed = true
+    await hub.close()
+    await new Promise((resolve) => server.close(resolve))
+  }
+  closers.push(close)
+  return {
+    hub,
+    sent,
+    close,
+    notify: (payload: string) => notify(payload),
+    async open() {
+      const client = await openEventStream(url)
+      clients.push(client)
+      await client.next((e) => e.event === 'ready', 5_000)
+      return client
+    },
+    /** How many connections the HTTP server itself still holds. */
+    connectionsHeld: () =>
+      new Promise<number>((resolve, reject) =>
+        server.getConnections((err, n) => (err ? reject(err) : resolve(n))),
+      ),
+  }
 }
-/** How many connections the HTTP server itself still holds. */
-const connectionsHeld = () =>
-  new Promise<number>((resolve, reject) =>
-    server.getConnections((err, n) => (err ? reject(err) : resolve(n))),
-  )
-const isPodclub = (id: number, seatsLeft: number) => (e: StreamEvent) =>
+
+const showing = (id: number, seatsLeft: number) => (e: StreamEvent) =>
   e.event === 'podclub' &&
   (e.data as LivePodclub).id === id &&
   (e.data as LivePodclub).seats_left === seatsLeft
+/** Whether a process of that id still runs. */
+const isRunning = (pid: number) => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
 let eventId = 1_000
 
 describe('the live streams’ writer process', () => {
-  it('holds the streams’ connections and sends each event to all of them as one message', async () => {
+  let served: Awaited<ReturnType<typeof serveHub>>
+  let streams: EventStreamClient[]
+  let pid: number
+
+  it('holds the streams’ connections, and is sent each event once for all of them', async () => {
     const host = await createUser(t)
     const podclub = await insertPodclub(t.db, host.id)
-    const streams = [await open(), await open(), await open()]
+    served = await serveHub()
+    streams = [await served.open(), await served.open(), await served.open()]
     // Handed over: this process lets go of its side of each connection.
-    await expect.poll(connectionsHeld, { timeout: 10_000 }).toBe(0)
-    expect(hub.size()).toBe(3)
-    expect(hub.writerPid()).toBeDefined()
-    expect(hub.writerPid()).not.toBe(process.pid)
+    await expect.poll(served.connectionsHeld, { timeout: 10_000 }).toBe(0)
+    expect(served.hub.size()).toBe(3)
+    pid = served.hub.writerPid()!
+    expect(pid).toBeDefined()
+    expect(pid).not.toBe(process.pid)
 
-    sent.length = 0
-    notify(`${++eventId}:podclub:${podclub.id}`)
-    for (const s of streams) await s.next(isPodclub(podclub.id, 9), 5_000)
-    expect(sent).toHaveLength(1)
-    expect(sent[0]!.to).toBeUndefined()
-    expect(sent[0]!.text).toContain(`event: podclub\ndata: {"id":${podclub.id},`)
+    served.sent.length = 0
+    served.notify(`${++eventId}:podclub:${podclub.id}`)
+    for (const s of streams) await s.next(showing(podclub.id, 9), 5_000)
+    expect(served.sent).toHaveLength(1)
+    expect(served.sent[0]!.to).toBeUndefined()
+    expect(served.sent[0]!.text).toContain(`event: podclub\ndata: {"id":${podclub.id},`)
   })
 
   it('frees the place of a stream whose client went away', async () => {
-    await expect.poll(() => hub.size(), { timeout: 5_000 }).toBe(3)
-    clients.pop()!.close()
-    await expect.poll(() => hub.size(), { timeout: 5_000 }).toBe(2)
+    streams.pop()!.close()
+    await expect.poll(() => served.hub.size(), { timeout: 5_000 }).toBe(2)
+  })
+
+  it('ends the streams it holds, and exits, when the hub closes', async () => {
+    await served.close()
+    for (const s of streams) await s.whenEnded(5_000)
+    expect(isRunning(pid)).toBe(false)
   })
 
   it('loses the streams of a writer that stopped, and writes new ones itself meanwhile', async () => {
     const host = await createUser(t)
     const podclub = await insertPodclub(t.db, host.id)
-    const held = [...clients]
-    process.kill(hub.writerPid()!, 'SIGKILL')
+    const served = await serveHub()
+    const held = [await served.open(), await served.open()]
+    await expect.poll(served.connectionsHeld, { timeout: 10_000 }).toBe(0)
+    process.kill(served.hub.writerPid()!, 'SIGKILL')
     // Their browsers see the stream end, reconnect and replay what they missed.
     for (const s of held) await s.whenEnded(5_000)
-    await expect.poll(() => hub.size(), { timeout: 5_000 }).toBe(0)
+    await expect.poll(() => served.hub.size(), { timeout: 5_000 }).toBe(0)
 
-    const fresh = await open()
-    expect(hub.size()).toBe(1)
-    expect(await connectionsHeld()).toBe(1)
-    notify(`${++eventId}:podclub:${podclub.id}`)
-    await fresh.next(isPodclub(podclub.id, 9), 5_000)
+    const fresh = await served.open()
+    expect(served.hub.size()).toBe(1)
+    expect(await served.connectionsHeld()).toBe(1)
+    served.notify(`${++eventId}:podclub:${podclub.id}`)
+    await fresh.next(showing(podclub.id, 9), 5_000)
   })
 })
