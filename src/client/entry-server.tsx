@@ -108,28 +108,27 @@ function handOverErrors(errors: Record<string, unknown> | null) {
 /** The routes as addresses only, for telling which screen an address is without rendering it. */
 const addresses = createAppRoutes(createQueryClient(), 'server')
 
-/** The handle of the route the browser would show at `url`. */
-function handleOf(routes: ReturnType<typeof createAppRoutes>, url: URL) {
-  return matchRoutes(routes, url.pathname)?.at(-1)?.route.handle as RouteHandle | undefined
-}
+/** The handle of the route the browser would show at each address seen lately. */
+const handles = new Map<string, RouteHandle | undefined>()
+const HANDLES_MAX = 1_000
 
-/** `asksViewerFirst` by address: React Router ranks every route again for each match. */
-const asksByPath = new Map<string, boolean>()
-const ASKS_BY_PATH_MAX = 1_000
+/** The handle of the route at `url`: React Router ranks every route again for each match. */
+function handleOf(url: URL): RouteHandle | undefined {
+  if (handles.has(url.pathname)) return handles.get(url.pathname)
+  const handle = matchRoutes(addresses, url.pathname)?.at(-1)?.route.handle as
+    RouteHandle | undefined
+  if (handles.size >= HANDLES_MAX) handles.clear()
+  handles.set(url.pathname, handle)
+  return handle
+}
 
 /**
  * Whether the page at `url` is rendered here and its loaders first ask who the viewer is: the
  * server may ask first and keep the page for every viewer given the same answer.
  */
 export function asksViewerFirst(url: URL): boolean {
-  let asks = asksByPath.get(url.pathname)
-  if (asks === undefined) {
-    const handle = handleOf(addresses, url)
-    asks = !!handle?.serverRendered && handle.asksViewerFirst
-    if (asksByPath.size >= ASKS_BY_PATH_MAX) asksByPath.clear()
-    asksByPath.set(url.pathname, asks)
-  }
-  return asks
+  const handle = handleOf(url)
+  return !!handle?.serverRendered && handle.asksViewerFirst
 }
 
 /**
@@ -172,7 +171,7 @@ export function renderPage(
         return newSeed()
       },
     })
-    if (!handleOf(routes, url)?.serverRendered) return { kind: 'shell' }
+    if (!handleOf(url)?.serverRendered) return { kind: 'shell' }
     // Before the render: a start between now and the render's clock makes the page change at once.
     const startedAt = Date.now()
 

@@ -161,6 +161,24 @@ describe('a server-rendered page hydrates without a mismatch', () => {
     expect(page.kind === 'page' && page.status).toBe(expected)
   })
 
+  it("takes a kept page's data as of its navigation, not of its render: nothing is asked again on arrival", async () => {
+    const api = mockApi(answers(null))
+    const page = await serverRender('/home')
+    window.history.replaceState(null, '', '/home')
+    // Rendered a minute before it was sent: the feed counts fresh for 30 s from when it was read.
+    const rendered = page.stateScript.replace(
+      /"dataUpdatedAt":(\d+)/g,
+      (_all, at: string) => `"dataUpdatedAt":${Number(at) - 60_000}`,
+    )
+    expect(rendered).not.toBe(page.stateScript)
+    const asked = api.callsTo('listUpcomingPodclubs').length
+    document.body.innerHTML = `<div id="root">${page.body}</div>${rendered}`
+    root = await hydrate(() => {})
+    await waitFor(() => expect(document.documentElement).toHaveAttribute('data-ready'))
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(api.callsTo('listUpcomingPodclubs')).toHaveLength(asked)
+  })
+
   it('hears of a page whose first render in the browser differs from the server', async () => {
     // The server rendered a seat more than the browser's data says: React must say so.
     mockApi(answers(member))

@@ -1,4 +1,4 @@
-import { hydrate } from '@tanstack/react-query'
+import { hydrate, type DehydratedState } from '@tanstack/react-query'
 import { startTransition, StrictMode, type ErrorInfo } from 'react'
 import { createRoot, hydrateRoot, type Root } from 'react-dom/client'
 import { flushSync } from 'react-dom'
@@ -17,6 +17,23 @@ function takeServerState(): ServerState | null {
   if (!script?.textContent) return null
   script.remove()
   return JSON.parse(script.textContent) as ServerState
+}
+
+/**
+ * The server's answers, dated no earlier than this page's navigation: the server sends a page it
+ * kept only while the versions its data stands on still stand (docs/decisions/032), so its data
+ * is as of when the page was asked for, however long before it was rendered. The query cache
+ * then counts it fresh from there and does not ask again on arrival.
+ */
+function answeredByNavigation(queries: DehydratedState): DehydratedState {
+  const asked = Math.floor(performance.timeOrigin)
+  return {
+    ...queries,
+    queries: queries.queries.map((query) => ({
+      ...query,
+      state: { ...query.state, dataUpdatedAt: Math.max(query.state.dataUpdatedAt, asked) },
+    })),
+  }
 }
 
 /** The first screen's code, before hydrating: the router would render its fallback meanwhile. */
@@ -67,7 +84,7 @@ export async function startPage({
   const queryClient = createQueryClient()
   const routes = createAppRoutes(queryClient, 'browser')
   if (serverState) {
-    hydrate(queryClient, serverState.queries)
+    hydrate(queryClient, answeredByNavigation(serverState.queries))
     await loadFirstScreen(routes)
   }
   const router = createBrowserRouter(

@@ -78,10 +78,11 @@ export type PageCacheOptions = {
   /** Bytes kept at most, HTML and compressed forms together. */
   maxBytes?: number
   /**
-   * How long a page is kept before it is rendered again, whatever its versions say: the state it
-   * hands the browser says when its data was read, and the browser's query cache counts the feed
-   * fresh for 30 s from then (`staleTime`), so a page sent well within that is not asked for
-   * again on arrival. Its versions still standing, it is sent meanwhile: nobody waits for it.
+   * How long a page is kept before it is rendered again, whatever its versions say: a bound on
+   * anything the clock changes in it that the render module does not report, and on how long a
+   * visitor's home keeps its random touches. Its versions still standing, it is sent meanwhile:
+   * nobody waits for it. (The browser dates a page's data from its navigation, start-page.tsx, so
+   * the age of a render does not make it ask again.)
    */
   maxAgeMs?: number
   /** The clock of the render module (the page's `Date.now()`); a test's own in tests. */
@@ -107,7 +108,7 @@ export function createPageCache(
   {
     maxPages = 500,
     maxBytes = 32 * 1024 * 1024,
-    maxAgeMs = 10_000,
+    maxAgeMs = 60_000,
     now = Date.now,
   }: PageCacheOptions = {},
 ) {
