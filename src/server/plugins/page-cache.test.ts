@@ -296,11 +296,9 @@ describe('the pages kept', () => {
       const first = (await get(brief, '/about?stamp')).body
       expect(standInRenders('/about') - from).toBe(1)
       await new Promise((resolve) => setTimeout(resolve, 250))
-      const [old, alsoOld] = await Promise.all([
-        get(brief, '/about?stamp'),
-        get(brief, '/about?stamp'),
-      ])
-      expect([old.body, alsoOld.body]).toEqual([first, first])
+      // (A request arriving meanwhile may get either: on PostgreSQL it waits for its own read of
+      // the versions, by which time the new one may be kept.)
+      expect((await get(brief, '/about?stamp')).body).toBe(first)
       expect(standInRenders('/about') - from).toBe(2)
       await new Promise((resolve) => setTimeout(resolve, 50))
       expect((await get(brief, '/about?stamp')).body).not.toBe(first)
