@@ -15,6 +15,7 @@ import { configPageRead, configRoutes } from './features/config/config.routes'
 import { healthRoutes } from './features/health/health.routes'
 import { inviteRoutes } from './features/invites/invites.routes'
 import { liveRoutes } from './features/live/live.routes'
+import { createFeedCache } from './features/podclubs/podclubs.feed-cache'
 import { feedPageRead, podclubRoutes } from './features/podclubs/podclubs.routes'
 import { registrationRoutes } from './features/registrations/registrations.routes'
 import { splashRoutes } from './features/splash/splash.routes'
@@ -130,7 +131,9 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
       await api.register(accountsRoutes, { deps })
       await api.register(controlPanelRoutes, { deps })
       await api.register(unsubscribeRoutes, { deps })
-      await api.register(podclubRoutes, { deps })
+      // The feed's parts, kept by the versions: read by the feed and by the live stream's events.
+      const feed = createFeedCache(deps.db)
+      await api.register(podclubRoutes, { deps, feed })
       await api.register(registrationRoutes, { deps })
       await api.register(splashRoutes, { deps })
       await api.register(suggestionRoutes, { deps })
@@ -142,7 +145,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
       await api.register(proposalRoutes, { deps })
       await api.register(pollRoutes, { deps })
       await api.register(calendarRoutes, { deps })
-      await api.register(liveRoutes, { deps })
+      await api.register(liveRoutes, { deps, feed })
       if (options.extraApiRoutes) await api.register(options.extraApiRoutes)
     },
     { prefix: API_PREFIX },

@@ -98,10 +98,17 @@ function listenOnPostgres(url: string): Listen {
   }
 }
 
-/** PGlite delivers the notifications of its own transactions to its listeners. */
+/**
+ * PGlite delivers the notifications of its own transactions to its listeners, as their COMMIT
+ * ends: before the write's caller hears of it, and before this process has counted the write
+ * and learned the versions it left (`countPgliteWrites`). A listener is told once that is done,
+ * so what it reads through the caches shows the write.
+ */
 function listenOnPglite(client: PGlite): Listen {
   return async (channel, handlers) => {
-    const unsubscribe = await client.listen(channel, (payload) => handlers.onPayload(payload))
+    const unsubscribe = await client.listen(channel, (payload) => {
+      setImmediate(() => handlers.onPayload(payload))
+    })
     return async () => {
       // Closing PGlite ends its listeners with it.
       if (!client.closed) await unsubscribe()

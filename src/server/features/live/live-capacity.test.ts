@@ -10,6 +10,7 @@ import {
   PROCESS_CAP_RETRY_AFTER_S,
   STREAMS_PER_ADDRESS,
 } from './live.hub'
+import { createFeedCache } from '../podclubs/podclubs.feed-cache'
 
 const LIMITS = `Limit                     Soft Limit           Hard Limit           Units
 Max cpu time              unlimited            unlimited            seconds
@@ -121,6 +122,7 @@ describe('the fan-out of an event', () => {
       let onPayload: ((payload: string) => void) | undefined
       const hub = createLiveHub({
         db: t.db,
+        feed: createFeedCache(t.db),
         listen: async (_channel, handlers) => {
           onPayload = handlers.onPayload
           return async () => {}

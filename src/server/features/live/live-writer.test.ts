@@ -12,6 +12,7 @@ import { buildTestApp, createUser, type TestApp } from '../../testing/test-app'
 import { insertPodclub } from '../podclubs/podclubs.fixtures'
 import { createLiveHub } from './live.hub'
 import { startLiveWriter, type LiveWriter } from './live-writer'
+import { createFeedCache } from '../podclubs/podclubs.feed-cache'
 
 /**
  * The hub with its writer process over real connections: an HTTP server of its own answers every
@@ -36,6 +37,7 @@ async function serveHub() {
   const sent: Array<{ text: string; to: number[] | undefined }> = []
   const hub = createLiveHub({
     db: t.db,
+    feed: createFeedCache(t.db),
     listen: async (_channel, handlers) => {
       notify = handlers.onPayload
       return async () => {}

@@ -6,6 +6,7 @@ import type { Db, Listen } from '../../db/client'
 import { podclubs, registrations } from '../../db/schema/index'
 import { AppError } from '../../lib/app-error'
 import { networkOf } from '../../plugins/rate-limit'
+import type { FeedCache } from '../podclubs/podclubs.feed-cache'
 import { readPodclubs, readUpcomingPodclubs } from '../podclubs/podclubs.queries'
 import { readPollResults } from '../polls/polls.service'
 import type { LiveWriter, WriterEvents, WriterSettings } from './live-writer'
@@ -71,6 +72,11 @@ type Seats = Pick<LivePodclub, 'api_registered_usernames' | 'seat_waitlist'>
 
 export type LiveHubOptions = {
   db: Db
+  /**
+   * The feed's parts, kept by the versions: a seat change's event reads that podclub's seats
+   * from them, as the next feed read would (on PGlite the seat's own transaction read them).
+   */
+  feed: Pick<FeedCache, 'seatsOf'>
   listen: Listen
   now: () => Date
   /** Streams this process holds at most (`liveStreamsCap`); beyond it 503 with Retry-After. */
@@ -113,6 +119,7 @@ function seatOf(podclub: Seats, username: string): Omit<LiveSeat, 'podclub_id' |
  */
 export function createLiveHub({
   db,
+  feed,
   listen,
   now,
   maxStreams,
@@ -342,7 +349,11 @@ export function createLiveHub({
     )
   }
 
+  /** A podclub as its event tells it: an upcoming one's seats as the feed has them. */
   async function readPodclub(id: number): Promise<LivePodclub> {
+    const seats = await feed.seatsOf(id)
+    if (seats) return { id, status: 'upcoming', ...seats }
+    // No longer upcoming (cancelled, completed, gone): rare, read as it is now.
     const [p] = await readPodclubs(db, eq(podclubs.id, id))
     if (!p) {
       return {

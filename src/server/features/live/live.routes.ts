@@ -1,15 +1,20 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { liveEventsEndpoint } from '#contract/live'
 import type { AppDeps } from '../../deps'
+import type { FeedCache } from '../podclubs/podclubs.feed-cache'
 import { route } from '../../lib/route'
 import { liveStreamsCap } from './live-capacity'
 import { createLiveHub } from './live.hub'
 import { startLiveWriter } from './live-writer'
 
 /** `GET /events/`: the live stream of this process (live.hub.ts). */
-export const liveRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
+export const liveRoutes: FastifyPluginAsyncZod<{ deps: AppDeps; feed: FeedCache }> = async (
+  app,
+  { deps, feed },
+) => {
   const hub = createLiveHub({
     db: deps.db,
+    feed,
     listen: deps.listen,
     now: () => deps.clock.now(),
     maxStreams: liveStreamsCap(deps.env.LIVE_STREAMS_MAX),

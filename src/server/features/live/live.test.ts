@@ -83,6 +83,34 @@ describe('GET /events/', () => {
     expect(Number(event.id)).toBeGreaterThan(0)
   })
 
+  it("reads a seat's podclub for its event from the feed's parts: its seats, not its texts", async () => {
+    const host = await createUser(a)
+    const podclub = await insertPodclub(a.db, host.id)
+    // The feed's texts are kept in the process that will send the event.
+    expect((await createAgent(b.app).get('/api/v1/all_upcoming_podclubs/')).statusCode).toBe(200)
+    const watcher = await stream(urlB)
+    await watcher.next(ready)
+    const { agent } = await loggedInMember(a)
+
+    // Every statement the event's process sends (on PGlite the seat change's own too).
+    const client = (b.db as unknown as { $client: { query: (...args: unknown[]) => unknown } })
+      .$client
+    const query = client.query
+    const sent: string[] = []
+    client.query = function (this: unknown, first: unknown, ...rest: unknown[]) {
+      sent.push(typeof first === 'string' ? first : String((first as { text?: string }).text))
+      return query.call(this, first, ...rest)
+    }
+    try {
+      expect((await agent.post(`/api/v1/register/${podclub.id}/`)).statusCode).toBe(200)
+      await watcher.next(showing(podclub.id, 8), 1_000)
+    } finally {
+      client.query = query
+    }
+    // A podclub's texts join its podcast: no statement read them again for a seat.
+    expect(sent.filter((text) => text.includes('"podcasts"'))).toEqual([])
+  })
+
   it('sends nothing for a write that was rolled back', async () => {
     const host = await createUser(a)
     const rolledBack = await insertPodclub(a.db, host.id)

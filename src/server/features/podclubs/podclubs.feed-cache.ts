@@ -14,6 +14,7 @@ import {
   PODCLUB_SEATS_BY_PODCLUB,
   PODCLUB_SEATS_READ,
   PODCLUB_TEXTS_READ,
+  type PodclubSeats,
   readPodclubSeats,
   readPodclubTexts,
 } from './podclubs.queries'
@@ -48,6 +49,9 @@ type Texts = {
   cards: string[]
 }
 
+/** One podclub's seats, and the same as JSON members without the opening brace. */
+type Seats = { seats: PodclubSeats; json: string }
+
 type Entry = {
   body: Buffer
   encoded: Partial<Record<'br' | 'gzip', Promise<Buffer>>>
@@ -78,11 +82,12 @@ export function createFeedCache(db: Db) {
   const seats = cachedManyByVersion(
     db,
     FEED_SEATS_READ,
-    async (ids: readonly number[], on): Promise<Map<number, string>> => {
+    async (ids: readonly number[], on): Promise<Map<number, Seats>> => {
       builds.seats += ids.length
       const byPodclub = await readPodclubSeats(on, ids)
-      // Each podclub's seats as JSON members without the opening brace.
-      return new Map([...byPodclub].map(([id, s]) => [id, JSON.stringify(s).slice(1)]))
+      return new Map(
+        [...byPodclub].map(([id, seats]) => [id, { seats, json: JSON.stringify(seats).slice(1) }]),
+      )
     },
     { keptInWrites: true },
   )
@@ -93,7 +98,7 @@ export function createFeedCache(db: Db) {
   const builds = { texts: 0, seats: 0, bodies: 0 }
   /** The body last put together: the versions of its parts, and the parts. */
   let last:
-    | { names: string[]; stamp: number[]; texts: Texts; seats: Map<number, string>; entry: Entry }
+    | { names: string[]; stamp: number[]; texts: Texts; seats: Map<number, Seats>; entry: Entry }
     | undefined
 
   const entry = async (): Promise<Entry> => {
@@ -116,7 +121,7 @@ export function createFeedCache(db: Db) {
         return last.entry
       }
       builds.bodies += 1
-      const cards = t.cards.map((card, i) => `${card},${s.get(t.ids[i]!)!}`)
+      const cards = t.cards.map((card, i) => `${card},${s.get(t.ids[i]!)!.json}`)
       const made: Entry = { body: Buffer.from(`{"data":[${cards.join(',')}]}`), encoded: {} }
       last = { names: wanted, stamp, texts: t, seats: s, entry: made }
       return made
@@ -126,6 +131,16 @@ export function createFeedCache(db: Db) {
   return {
     /** How many times each part was built (a copy, see `builds`). */
     builds: () => ({ ...builds }),
+    /**
+     * The seats of podclub `id` as the feed shows them now, from the same parts (what the live
+     * stream sends when they change); undefined when it is not in the feed (not upcoming).
+     */
+    async seatsOf(id: number): Promise<PodclubSeats | undefined> {
+      const versions = await reader.current([...FEED_TEXTS_READ.versions, ...seats.names([id])])
+      const t = await texts('feed', versions)
+      if (!t.ids.includes(id)) return undefined
+      return (await seats.get(id, versions)).seats
+    },
     /** The feed's JSON body in the best encoding the client accepts. */
     async read(
       acceptEncoding: string | undefined,

@@ -11,16 +11,17 @@ import type { AppDeps } from '../../deps'
 import { podclubs } from '../../db/schema/index'
 import { route } from '../../lib/route'
 import type { PageRead } from '../../plugins/page-cache'
-import { createFeedCache } from './podclubs.feed-cache'
+import type { FeedCache } from './podclubs.feed-cache'
 import { readPastPodclubs } from './podclubs.past'
 import { readMemberUpcomingPodclubs, readPodclubs } from './podclubs.queries'
 
 /** A page kept for every viewer may read the feed: the same for everyone while its parts stand. */
 export const feedPageRead: PageRead = { endpoint: listUpcomingPodclubsEndpoint }
 
-export const podclubRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
-  const feed = createFeedCache(deps.db)
-
+export const podclubRoutes: FastifyPluginAsyncZod<{ deps: AppDeps; feed: FeedCache }> = async (
+  app,
+  { deps, feed },
+) => {
   route(app, listUpcomingPodclubsEndpoint, async (request, reply) => {
     const { body, encoding } = await feed.read(request.headers['accept-encoding'])
     reply.header('content-type', 'application/json; charset=utf-8')
