@@ -5,16 +5,18 @@
 // the size of the feed, on a fresh database holding 60 upcoming podclubs (some with seats
 // taken): the feed for a visitor and for a member, a podclub's detail, the splash stats, whoami
 // and the profile of a logged-in member; the server-rendered pages as a browser gets them (HTML,
-// brotli): home, a podclub, about and login for a visitor, home and a podclub for a member; then
-// the feed again while 10 more connections take and give back seats, checking that every read of
-// the feed and of a visitor's podclub page after a seat change shows it. The server runs in a
-// child process (as `npm start` would, on PGlite in a temporary DATA_DIR, or on a fresh database
-// of the PostgreSQL at BENCH_DATABASE_URL), serving the built page (built first when missing or
-// older than its sources, as `npm start` does); this process drives the load with autocannon (50
-// keep-alive connections for 10 s a route by default). Goal: each read >= 0.5 x the reference's
-// req/s with p99 < 50 ms; a member's page >= 0.05 x with p99 < 100 ms; the seat changes
-// themselves p99 < 50 ms on PostgreSQL, < 100 ms on PGlite (whose one connection runs every
-// write in turn). The server's event loop delay while seats change is printed too.
+// brotli): home, a podclub, about and login for a visitor, home and a podclub for a member; the
+// seat change itself (10 members taking and giving back seats of two podclubs, nothing else asked
+// of the server); then the feed again while those 10 connections change seats, checking that every
+// read of the feed and of a visitor's podclub page after a seat change shows it. The server runs
+// in a child process (as `npm start` would, on PGlite in a temporary DATA_DIR, or on a fresh
+// database of the PostgreSQL at BENCH_DATABASE_URL), serving the built page (built first when
+// missing or older than its sources, as `npm start` does); this process drives the load with
+// autocannon (50 keep-alive connections for 10 s a route by default). Goal: each read >= 0.5 x the
+// reference's req/s with p99 < 50 ms; a member's page >= 0.05 x with p99 < 100 ms; the seat
+// changes p99 < 50 ms on PostgreSQL, < 100 ms on PGlite (whose one connection runs every write in
+// turn), alone and while the feed is read. The server's event loop delay while seats change and
+// the feed is read is printed too.
 // `-- --only <text>` measures the reference and the rows whose label holds the text.
 import { spawn } from 'node:child_process'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
@@ -435,25 +437,32 @@ async function run(options: Options) {
       Array.from({ length: TOGGLERS }, (_, i) => login(base, `bench.toggler${i}`)),
     )
     const checker = await login(base, `bench.toggler${TOGGLERS}`)
-    const toggling = ready.contestedIds.map((podclubId, half) => {
-      const members = togglers.filter((_, i) => i % 2 === half)
-      let next = 0
-      return load(
-        port,
-        api(buildPath(toggleRegistrationEndpoint.path, { podclubId })),
-        duration,
-        members.length,
-        {
-          method: 'POST',
-          setupClient: (client) => {
-            const member = members[next++ % members.length]!
-            client.setHeaders({ cookie: member.cookie, 'x-csrftoken': member.csrf })
-          },
-        },
-      )
-    })
+    /** 10 members toggling seats of the two contested podclubs, half on each, for `seconds`. */
+    const toggleSeats = (seconds: number) =>
+      Promise.all(
+        ready.contestedIds.map((podclubId, half) => {
+          const members = togglers.filter((_, i) => i % 2 === half)
+          let next = 0
+          return load(
+            port,
+            api(buildPath(toggleRegistrationEndpoint.path, { podclubId })),
+            seconds,
+            members.length,
+            {
+              method: 'POST',
+              setupClient: (client) => {
+                const member = members[next++ % members.length]!
+                client.setHeaders({ cookie: member.cookie, 'x-csrftoken': member.csrf })
+              },
+            },
+          )
+        }),
+      ).then(([a, b]) => combined(a!, b!))
+    // The seat change itself, with nothing else asked of the server.
+    await toggleSeats(1)
+    const alone = await toggleSeats(duration)
     await fetch(`${base}${EVENT_LOOP_PATH}`)
-    const writes = Promise.all(toggling).then(([a, b]) => combined(a!, b!))
+    const writes = toggleSeats(duration)
     const mixedReads = load(port, FEED_PATH, duration, connections)
     const freshness = checkFreshness(base, checker, ready.quietId, Date.now() + duration * 1000)
     const [written, read, fresh] = await Promise.all([writes, mixedReads, freshness])
@@ -463,10 +472,16 @@ async function run(options: Options) {
       result: read,
       goal: READ_GOAL,
     })
+    const seatGoal = { ratio: 0, p99: options.db === 'postgres' ? 50 : 100 }
     rows.push({
       label: 'POST /register/:id/ (10 members, two podclubs)',
+      result: alone,
+      goal: seatGoal,
+    })
+    rows.push({
+      label: 'POST /register/:id/ (the same, while the feed is read)',
       result: written,
-      goal: { ratio: 0, p99: options.db === 'postgres' ? 50 : 100 },
+      goal: seatGoal,
     })
     printTable(rows, reference)
     console.log(
