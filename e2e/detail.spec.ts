@@ -7,7 +7,7 @@ import {
   logIn,
   logInRequest,
   openInPageRouter,
-  startDemoServer,
+  useDemoServer,
   test,
 } from './fixtures'
 
@@ -16,14 +16,8 @@ const SHOTS = process.env.E2E_SCREENSHOTS_DIR
 
 // The demo seed's completed podclubs (attendees, hindsights, a chat log) on a server of its own.
 const DEMO_PORT = e2e.ownServerPort.detail
-let demo: Awaited<ReturnType<typeof startDemoServer>>
 test.use({ baseURL: `http://127.0.0.1:${DEMO_PORT}` })
-test.beforeAll(async () => {
-  demo = await startDemoServer(DEMO_PORT)
-})
-test.afterAll(async () => {
-  await demo?.stop()
-})
+useDemoServer(DEMO_PORT)
 
 type ProfileItem = { id: number; episode_title: string }
 /** The id of a podclub in the logged-in member's profile, by its episode title. */

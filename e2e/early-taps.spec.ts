@@ -29,7 +29,8 @@ test('a press before the page runs is carried out, on the feed and on a podclub 
   page,
   playwright,
 }) => {
-  test.slow()
+  // Six pages at 6× CPU: on a busy 2-core machine each takes several seconds to run.
+  test.setTimeout(240_000)
   const podclub = await createPodclub(playwright, { title: `Early press ${Date.now()}` })
   const member = await createMember(await playwright.request.newContext({ baseURL: e2e.baseUrl }))
   await logInRequest(page.request, member.username, member.password)
@@ -81,7 +82,9 @@ test('a press before the page runs is carried out, on the feed and on a podclub 
       `${label} on ${path}`,
     ).toBeVisible({ timeout: 20_000 })
     if (label === '[ cancel ]') {
-      await expect(where.getByRole('button', { name: '[ register ]' })).toBeVisible()
+      await expect(where.getByRole('button', { name: '[ register ]' })).toBeVisible({
+        timeout: 20_000,
+      })
     }
     // Hydrating did not send the page back to its top: what was pressed is still in view.
     expect(await page.evaluate(() => window.scrollY), 'the page kept its place').toBeGreaterThan(0)

@@ -279,7 +279,25 @@ export const DEMO_PASSWORD = 'podclub-demo'
  * and a chat log), on its own port (`e2e.ownServerPort`) and fresh PGlite folder, for journeys that need podclubs no
  * screen can make yet. Call it in `test.beforeAll` and `stop()` it in `test.afterAll`.
  */
-export async function startDemoServer(port: number) {
+/** How long a demo server may take to seed and answer: on a busy machine, tens of seconds. */
+const DEMO_START_MS = 90_000
+
+/**
+ * A demo server of the spec's own on `port` (for specs that change demo data), started before
+ * its tests, with time to seed on a busy machine, and stopped after them.
+ */
+export function useDemoServer(port: number) {
+  let demo: Awaited<ReturnType<typeof startDemoServer>> | undefined
+  test.beforeAll(async () => {
+    test.setTimeout(DEMO_START_MS + 10_000)
+    demo = await startDemoServer(port)
+  })
+  test.afterAll(async () => {
+    await demo?.stop()
+  })
+}
+
+async function startDemoServer(port: number) {
   const { spawn } = await import('node:child_process')
   const { mkdtemp, rm } = await import('node:fs/promises')
   const { tmpdir } = await import('node:os')
@@ -307,15 +325,22 @@ export async function startDemoServer(port: number) {
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   })
-  await waitUntil(
-    async () => {
-      if (server.exitCode !== null)
-        throw new Error(`the demo server exited with ${server.exitCode}`)
-      return answersOk(`${baseUrl}/readyz`)
-    },
-    60_000,
-    'demo server ready',
-  )
+  try {
+    await waitUntil(
+      async () => {
+        if (server.exitCode !== null)
+          throw new Error(`the demo server exited with ${server.exitCode}`)
+        return answersOk(`${baseUrl}/readyz`)
+      },
+      DEMO_START_MS,
+      'demo server ready',
+    )
+  } catch (err) {
+    // Not left running behind a spec that failed: it would take the cores from every other.
+    server.kill('SIGKILL')
+    await rm(dataDir, { recursive: true, force: true })
+    throw err
+  }
   return {
     baseUrl,
     async stop() {

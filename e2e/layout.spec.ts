@@ -1,6 +1,6 @@
 import { request as apiRequest, type APIRequestContext, type Page } from '@playwright/test'
 import { e2e } from './env'
-import { expect, expectNoAxeViolations, logIn, startDemoServer, test } from './fixtures'
+import { expect, expectNoAxeViolations, logIn, useDemoServer, test } from './fixtures'
 
 /** Where to save screenshots for a person to look at; none are taken when unset. */
 const SHOTS = process.env.E2E_SCREENSHOTS_DIR
@@ -9,15 +9,9 @@ const SHOTS = process.env.E2E_SCREENSHOTS_DIR
 // member or a visitor can write with such words, on a server of its own (demo data around them).
 const DEMO_PORT = e2e.ownServerPort.layout
 const baseURL = `http://127.0.0.1:${DEMO_PORT}`
-let demo: Awaited<ReturnType<typeof startDemoServer>>
 test.use({ baseURL })
 test.describe.configure({ timeout: 180_000 })
-test.beforeAll(async () => {
-  demo = await startDemoServer(DEMO_PORT)
-})
-test.afterAll(async () => {
-  await demo?.stop()
-})
+useDemoServer(DEMO_PORT)
 
 /** `n` characters of `word` repeated: no space, nowhere to break. */
 const unbroken = (n: number, word: string) => word.repeat(Math.ceil(n / word.length)).slice(0, n)

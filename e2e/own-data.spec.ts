@@ -9,7 +9,7 @@ import {
   expectNoAxeViolations,
   logIn,
   logInRequest,
-  startDemoServer,
+  useDemoServer,
   test,
 } from './fixtures'
 
@@ -20,14 +20,8 @@ const SHOTS = process.env.E2E_SCREENSHOTS_DIR
 // attended the demo's completed 'The Cathedral' and wrote a hindsight there (with jon.b).
 const DEMO_PORT = e2e.ownServerPort.ownData
 const DEMO_URL = `http://127.0.0.1:${DEMO_PORT}`
-let demo: Awaited<ReturnType<typeof startDemoServer>>
 test.use({ baseURL: DEMO_URL })
-test.beforeAll(async () => {
-  demo = await startDemoServer(DEMO_PORT)
-})
-test.afterAll(async () => {
-  await demo?.stop()
-})
+useDemoServer(DEMO_PORT)
 
 const LEAVING = 'priya'
 const NEXT_IN_LINE = 'ivy.c'

@@ -5,7 +5,7 @@ import {
   expect,
   expectNoAxeViolations,
   logIn,
-  startDemoServer,
+  useDemoServer,
   test,
 } from './fixtures'
 
@@ -13,14 +13,8 @@ import {
 const SHOTS = process.env.E2E_SCREENSHOTS_DIR
 
 const DEMO_PORT = e2e.ownServerPort.profile
-let demo: Awaited<ReturnType<typeof startDemoServer>>
 test.use({ baseURL: `http://127.0.0.1:${DEMO_PORT}` })
-test.beforeAll(async () => {
-  demo = await startDemoServer(DEMO_PORT)
-})
-test.afterAll(async () => {
-  await demo?.stop()
-})
+useDemoServer(DEMO_PORT)
 
 test.describe('profile', () => {
   test('a member sees their cred, stats, upcoming and past podclubs', async ({ page }) => {
