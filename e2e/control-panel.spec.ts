@@ -90,6 +90,8 @@ test.describe('control panel with podclubs', () => {
   let dataDir = ''
 
   test.beforeAll(async () => {
+    // Seeding the demo takes tens of seconds on a busy machine.
+    test.setTimeout(100_000)
     smtp = await startTestSmtp()
     dataDir = await mkdtemp(path.join(tmpdir(), 'podclub-e2e-demo-'))
     server = spawn(process.execPath, serverCommand, {
