@@ -1,13 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
 import type { Page } from '@playwright/test'
-import { serverCommand } from '../src/server/testing/server-process'
 import { startTestSmtp, type TestSmtp } from '../src/server/testing/smtp'
-import { answersOk, waitUntil } from '../src/server/testing/wait'
 import { e2e } from './env'
-import { createMember, expect, expectNoAxeViolations, logIn, test } from './fixtures'
+import { createMember, expect, expectNoAxeViolations, logIn, test, useDemoServer } from './fixtures'
 
 /** Where to save screenshots of the sections for a person to look at; none are taken when unset. */
 const SHOTS = process.env.E2E_SCREENSHOTS_DIR
@@ -85,53 +79,15 @@ test.describe('control panel with podclubs', () => {
   test.describe.configure({ timeout: 120_000 })
   const port = e2e.ownServerPort.controlPanel
   const demoUrl = `http://127.0.0.1:${port}`
-  let server: ChildProcess | undefined
   let smtp: TestSmtp | undefined
-  let dataDir = ''
 
   test.beforeAll(async () => {
-    // Seeding the demo takes tens of seconds on a busy machine.
-    test.setTimeout(100_000)
     smtp = await startTestSmtp()
-    dataDir = await mkdtemp(path.join(tmpdir(), 'podclub-e2e-demo-'))
-    server = spawn(process.execPath, serverCommand, {
-      env: {
-        ...process.env,
-        NODE_ENV: 'production',
-        DEMO: '1',
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        APP_URL: demoUrl,
-        DATA_DIR: dataDir,
-        DATABASE_URL: '',
-        SMTP_URL: smtp.url,
-        ADMIN_USERNAME: e2e.admin.username,
-        ADMIN_PASSWORD: e2e.admin.password,
-        ADMIN_EMAIL: e2e.admin.email,
-        CLUB_INVITE_CODE: e2e.clubCode,
-        LOG_LEVEL: 'warn',
-      },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    })
-    await waitUntil(
-      async () => {
-        if (server && server.exitCode !== null) throw new Error('the demo server exited')
-        return answersOk(`${demoUrl}/readyz`)
-      },
-      90_000,
-      'demo server ready',
-    )
   })
-
   test.afterAll(async () => {
-    if (server && server.exitCode === null) {
-      const exited = new Promise((resolve) => server!.once('exit', resolve))
-      server.kill('SIGTERM')
-      await exited
-    }
     await smtp?.stop()
-    if (dataDir) await rm(dataDir, { recursive: true, force: true })
   })
+  useDemoServer(port, () => ({ SMTP_URL: smtp!.url }))
 
   async function openPanel(page: Page) {
     await page.goto(`${demoUrl}/login`)

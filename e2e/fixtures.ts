@@ -284,20 +284,21 @@ const DEMO_START_MS = 90_000
 
 /**
  * A demo server of the spec's own on `port` (for specs that change demo data), started before
- * its tests, with time to seed on a busy machine, and stopped after them.
+ * its tests, with time to seed on a busy machine, and stopped after them. `settings`, read as it
+ * starts, adds to its environment (an SMTP server's address, say).
  */
-export function useDemoServer(port: number) {
+export function useDemoServer(port: number, settings: () => Record<string, string> = () => ({})) {
   let demo: Awaited<ReturnType<typeof startDemoServer>> | undefined
   test.beforeAll(async () => {
     test.setTimeout(DEMO_START_MS + 10_000)
-    demo = await startDemoServer(port)
+    demo = await startDemoServer(port, settings())
   })
   test.afterAll(async () => {
     await demo?.stop()
   })
 }
 
-async function startDemoServer(port: number) {
+async function startDemoServer(port: number, settings: Record<string, string>) {
   const { spawn } = await import('node:child_process')
   const { mkdtemp, rm } = await import('node:fs/promises')
   const { tmpdir } = await import('node:os')
@@ -322,6 +323,7 @@ async function startDemoServer(port: number) {
       ADMIN_EMAIL: e2e.admin.email,
       CLUB_INVITE_CODE: e2e.clubCode,
       LOG_LEVEL: 'warn',
+      ...settings,
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   })
