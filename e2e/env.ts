@@ -8,8 +8,8 @@ export const e2e = {
   admin: { username: 'admin', password: 'admin-password-e2e', email: 'admin@podclub.test' },
   clubCode: 'e2eclub',
   /**
-   * The ports of the servers a spec starts for itself (demo data it may change), one each, so
-   * that specs can run side by side.
+   * The ports of the servers a spec starts for itself (demo data it may change, or a club where
+   * nothing else happens), one each, so that specs can run side by side.
    */
   ownServerPort: {
     controlPanel: E2E_PORT + 2,
@@ -17,5 +17,6 @@ export const e2e = {
     layout: E2E_PORT + 4,
     ownData: E2E_PORT + 5,
     profile: E2E_PORT + 6,
+    idle: E2E_PORT + 7,
   },
 }

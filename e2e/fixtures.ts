@@ -274,16 +274,13 @@ export { expect }
 /** The password of the demo seed's members (src/server/features/demo/demo.seed.ts). */
 export const DEMO_PASSWORD = 'podclub-demo'
 
-/**
- * A second server with the demo data (`DEMO=1`: completed podclubs with attendees, hindsights
- * and a chat log), on its own port (`e2e.ownServerPort`) and fresh PGlite folder, for journeys that need podclubs no
- * screen can make yet. Call it in `test.beforeAll` and `stop()` it in `test.afterAll`.
- */
 /** How long a demo server may take to seed and answer: on a busy machine, tens of seconds. */
 const DEMO_START_MS = 90_000
 
 /**
- * A demo server of the spec's own on `port` (for specs that change demo data), started before
+ * A demo server of the spec's own on `port` (`e2e.ownServerPort`: the demo data, completed
+ * podclubs with attendees, hindsights and a chat log, in a fresh PGlite folder), for specs that
+ * change demo data or must not see other journeys' changes, started before
  * its tests, with time to seed on a busy machine, and stopped after them. `settings`, read as it
  * starts, adds to its environment (an SMTP server's address, say).
  */
@@ -346,9 +343,12 @@ async function startDemoServer(port: number, settings: Record<string, string>) {
   return {
     baseUrl,
     async stop() {
-      const exited = new Promise((resolve) => server.once('exit', resolve))
-      server.kill('SIGTERM')
-      await exited
+      // One that already exited (its port was taken, say) is not waited for.
+      if (server.exitCode === null && server.signalCode === null) {
+        const exited = new Promise((resolve) => server.once('exit', resolve))
+        server.kill('SIGTERM')
+        await exited
+      }
       await rm(dataDir, { recursive: true, force: true })
     },
   }

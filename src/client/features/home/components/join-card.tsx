@@ -13,6 +13,8 @@ const PALETTES = [
   'from-[#1b3d63] to-[#0c1e33]',
 ] as const
 const SPARKLES = 15
+/** The sparkles move in steps of this length, 10 a second, all at once (see useWebAnimations). */
+const SPARKLE_STEP_MS = 100
 
 type JoinCardProps = {
   /** Its place in the feed: picks the palette. */
@@ -61,52 +63,60 @@ type Sparkle = {
   twinkleAtMs: number
 }
 
-/** Each sparkle's place, size and pace, drawn once for the card's life. */
+/** Each sparkle's place, size and pace, drawn once for the card's life, in whole steps. */
 function drawSparkles(next: () => number): Sparkle[] {
   const random = (min: number, max: number) => min + next() * (max - min)
+  const steps = (min: number, max: number) =>
+    Math.round(random(min, max) / SPARKLE_STEP_MS) * SPARKLE_STEP_MS
   return Array.from({ length: SPARKLES }, () => {
-    const driftMs = random(20_000, 80_000)
-    const twinkleMs = random(900, 1_400)
+    const driftMs = steps(20_000, 80_000)
+    const twinkleMs = steps(900, 1_400)
     return {
       left: `${random(0, 100).toFixed(2)}%`,
       size: `${random(1.6, 5.2).toFixed(1)}px`,
       driftMs,
       twinkleMs,
-      driftAtMs: random(0, driftMs),
-      twinkleAtMs: random(0, 2 * twinkleMs),
+      driftAtMs: steps(0, driftMs),
+      twinkleAtMs: steps(0, 2 * twinkleMs),
     }
   })
 }
 
 /**
  * 15 points drifting up the card and twinkling, each a Web Animation of transform or opacity
- * that the compositor runs: the page's main thread rests while they move. They pause off screen
- * or in a hidden tab, and stand still, scattered, for reduced motion.
+ * that the compositor runs, in 100 ms steps (a drift of a pixel or so, a tenth of a twinkle):
+ * the page's main thread wakes 10 times a second for them, not at every frame. They pause off
+ * screen or in a hidden tab, and stand still, scattered, for reduced motion.
  */
 function Sparkles({ sparkles, isActive }: { sparkles: Sparkle[]; isActive: boolean }) {
   const layer = useRef<HTMLDivElement>(null)
-  useWebAnimations(() => {
-    const columns = [...(layer.current?.children ?? [])] as HTMLElement[]
-    return columns.flatMap((column, i) => {
-      const sparkle = sparkles[i]!
-      const dot = column.firstElementChild!
-      return [
-        // The column is as tall as the card: 100% of its height takes the point from the bottom.
-        column.animate([{ transform: 'translateY(100%)' }, { transform: 'translateY(-6px)' }], {
-          duration: sparkle.driftMs,
-          delay: -sparkle.driftAtMs,
-          iterations: Infinity,
-        }),
-        dot.animate([{ opacity: 0.35 }, { opacity: 1 }], {
-          duration: sparkle.twinkleMs,
-          delay: -sparkle.twinkleAtMs,
-          iterations: Infinity,
-          direction: 'alternate',
-          easing: 'ease-in-out',
-        }),
-      ]
-    })
-  }, isActive)
+  useWebAnimations(
+    () => {
+      const columns = [...(layer.current?.children ?? [])] as HTMLElement[]
+      return columns.flatMap((column, i) => {
+        const sparkle = sparkles[i]!
+        const dot = column.firstElementChild!
+        return [
+          // The column is as tall as the card: 100% of its height takes the point from the bottom.
+          column.animate([{ transform: 'translateY(100%)' }, { transform: 'translateY(-6px)' }], {
+            duration: sparkle.driftMs,
+            delay: -sparkle.driftAtMs,
+            iterations: Infinity,
+            easing: `steps(${sparkle.driftMs / SPARKLE_STEP_MS})`,
+          }),
+          dot.animate([{ opacity: 0.35, easing: 'ease-in-out' }, { opacity: 1 }], {
+            duration: sparkle.twinkleMs,
+            delay: -sparkle.twinkleAtMs,
+            iterations: Infinity,
+            direction: 'alternate',
+            easing: `steps(${sparkle.twinkleMs / SPARKLE_STEP_MS})`,
+          }),
+        ]
+      })
+    },
+    isActive,
+    { stepMs: SPARKLE_STEP_MS },
+  )
   return (
     <div ref={layer} aria-hidden className="pointer-events-none absolute inset-0">
       {sparkles.map((sparkle, i) => (
