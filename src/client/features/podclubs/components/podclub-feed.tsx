@@ -1,4 +1,5 @@
-import { Suspense, type ReactNode } from 'react'
+import { memo, Suspense, type ReactNode } from 'react'
+import type { Podclub } from '#contract/podclubs'
 import { Link } from 'react-router'
 import { pages } from '#contract/pages'
 import { useMasonryGrid } from '#client/components/layouts/use-masonry-grid'
@@ -64,11 +65,13 @@ export function PodclubFeed({ username, renderBlock }: PodclubFeedProps) {
           <li key={item.key} className="min-w-0 self-start">
             {/* A boundary per card: React hydrates the feed a card at a time, the one pressed first. */}
             <Suspense>
-              {item.kind === 'podclub' ? (
-                <PodclubCard podclub={item.podclub} username={username} />
-              ) : (
-                renderBlock(item.block, index)
-              )}
+              <FeedEntry
+                podclub={item.kind === 'podclub' ? item.podclub : undefined}
+                block={item.kind === 'block' ? item.block : undefined}
+                index={index}
+                username={username}
+                renderBlock={renderBlock}
+              />
             </Suspense>
           </li>
         ))}
@@ -76,6 +79,28 @@ export function PodclubFeed({ username, renderBlock }: PodclubFeedProps) {
     </>
   )
 }
+
+type FeedEntryProps = Pick<PodclubFeedProps, 'username' | 'renderBlock'> & {
+  podclub: Podclub | undefined
+  block: BlockType | undefined
+  index: number
+}
+
+/**
+ * One card of the feed, rendered again only when its own props change: a live seat change
+ * replaces one podclub in the feed's data (the others keep their objects, as a read of the feed
+ * again does through the query cache's structural sharing), so one card renders, not the feed.
+ */
+const FeedEntry = memo(function FeedEntry({
+  podclub,
+  block,
+  index,
+  username,
+  renderBlock,
+}: FeedEntryProps) {
+  if (podclub) return <PodclubCard podclub={podclub} username={username} />
+  return block ? renderBlock(block, index) : null
+})
 
 /** With no podclub coming up, the feed says so and shows the way to propose one. */
 function EmptyFeed({ isMember }: { isMember: boolean }) {
