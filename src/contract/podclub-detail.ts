@@ -3,10 +3,9 @@ import { envelope, textSchema } from './common'
 import { defineEndpoint } from './endpoint'
 import { podclubIdParamsSchema, podclubSchema } from './podclubs'
 
-/** At most this many hindsights per podclub (spec 2 §9); the post form hides once reached. */
-export const HINDSIGHTS_PER_PODCLUB = 20
-/** A hindsight is a short reflection: 1 to this many characters once trimmed. */
-export const HINDSIGHT_MAX_LENGTH = 1000
+import { HINDSIGHT_MAX_LENGTH } from './podclub-detail-limits'
+
+export { HINDSIGHT_MAX_LENGTH, HINDSIGHTS_PER_PODCLUB } from './podclub-detail-limits'
 
 /** A member listed on a podclub, with their cred (completed podclubs attended + hosted). */
 export const attendeeSchema = z.object({

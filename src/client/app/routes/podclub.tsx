@@ -1,4 +1,4 @@
-import { HINDSIGHTS_PER_PODCLUB } from '#contract/podclub-detail'
+import { HINDSIGHTS_PER_PODCLUB } from '#contract/podclub-detail-limits'
 import { lazy, Suspense, useEffect, useRef } from 'react'
 import { useNavigate, useParams } from 'react-router'
 import { NotFoundPage } from '#client/components/errors/not-found-page'

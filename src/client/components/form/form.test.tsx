@@ -1,4 +1,4 @@
-import { render, screen, waitFor } from '@testing-library/react'
+import { fireEvent, render, screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
@@ -9,7 +9,7 @@ import { createTestQueryClient, queryToasts } from '#client/testing/render'
 import { Field } from './field'
 import { PendingButton } from './pending-button'
 import { showServerError, type ServerErrorOptions } from './server-error'
-import { useContractForm } from './use-contract-form'
+import { type SchemaSource, useContractForm } from './use-contract-form'
 import { withMessage } from './with-message'
 
 describe('Field', () => {
@@ -111,12 +111,14 @@ function TestForm({
   error,
   options,
   onValid = () => {},
+  schema = testSchema,
 }: {
   error: unknown
   options: ServerErrorOptions<TestValues>
   onValid?: (values: z.output<typeof testSchema>) => void
+  schema?: SchemaSource<typeof testSchema>
 }) {
-  const form = useContractForm(testSchema, { defaultValues: { email: '', code: '', note: '' } })
+  const form = useContractForm(schema, { defaultValues: { email: '', code: '', note: '' } })
   const { errors } = form.formState
   const handleSubmit = form.handleSubmit((values) => {
     onValid(values)
@@ -169,6 +171,35 @@ describe('useContractForm', () => {
     await user.click(screen.getByRole('button', { name: 'send' }))
     await waitFor(() => expect(onValid).toHaveBeenCalledTimes(1))
     expect(onValid.mock.calls[0]?.[0]).toEqual({ email: 'ada@example.com', code: '', note: '' })
+  })
+})
+
+describe('useContractForm with a schema that loads', () => {
+  it("loads it on the person's first tap, once, and checks with it", async () => {
+    const user = userEvent.setup()
+    const load = vi.fn(() => Promise.resolve(testSchema))
+    render(<TestForm error={null} options={{ title: 'x' }} schema={load} />)
+    expect(load).not.toHaveBeenCalled()
+    await user.click(screen.getByLabelText('email'))
+    expect(load).toHaveBeenCalledTimes(1)
+    await user.click(screen.getByRole('button', { name: 'send' }))
+    expect(screen.getByLabelText('email')).toHaveAccessibleDescription('Email is required')
+    expect(load).toHaveBeenCalledTimes(1)
+  })
+
+  it('a form sent before the schema has come is checked once it comes', async () => {
+    let arrive: (schema: typeof testSchema) => void = () => {}
+    const load = () => new Promise<typeof testSchema>((resolve) => (arrive = resolve))
+    const onValid = vi.fn()
+    render(<TestForm error={null} options={{ title: 'x' }} schema={load} onValid={onValid} />)
+    fireEvent.submit(screen.getByRole('button', { name: 'send' }).closest('form')!)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(screen.getByLabelText('email')).not.toHaveAccessibleDescription('Email is required')
+    arrive(testSchema)
+    await waitFor(() =>
+      expect(screen.getByLabelText('email')).toHaveAccessibleDescription('Email is required'),
+    )
+    expect(onValid).not.toHaveBeenCalled()
   })
 })
 

@@ -1,6 +1,5 @@
 import { useState } from 'react'
 import { Link } from 'react-router'
-import { createPasswordResetBodySchema } from '#contract/accounts'
 import { Field } from '#client/components/form/field'
 import { PendingButton } from '#client/components/form/pending-button'
 import { showServerError } from '#client/components/form/server-error'
@@ -10,10 +9,13 @@ import { useRequestPasswordReset } from '../api/request-password-reset'
 
 const linkClass = 'rounded-sm font-mono text-sm text-accent underline-offset-4 hover:underline'
 
+/** Loaded once the person starts on the page: its first load carries no zod. */
+const loadSchema = () => import('#contract/accounts').then((m) => m.createPasswordResetBodySchema)
+
 export function ForgotPasswordForm() {
   const request = useRequestPasswordReset()
   const [sentTo, setSentTo] = useState<string | null>(null)
-  const form = useContractForm(createPasswordResetBodySchema, { defaultValues: { email: '' } })
+  const form = useContractForm(loadSchema, { defaultValues: { email: '' } })
 
   const handleSubmit = form.handleSubmit((body) =>
     request.mutate(body, {

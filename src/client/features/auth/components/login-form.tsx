@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { Link } from 'react-router'
-import { createLoginBodySchema, type CreateLoginBody } from '#contract/auth'
+import type { CreateLoginBody } from '#contract/auth'
 import { Field } from '#client/components/form/field'
 import { PendingButton } from '#client/components/form/pending-button'
 import { showServerError } from '#client/components/form/server-error'
@@ -8,6 +8,8 @@ import { useContractForm } from '#client/components/form/use-contract-form'
 import { useLogin } from '../api/login'
 
 const EMPTY: CreateLoginBody = { username: '', password: '' }
+/** Loaded once the person starts on the page: the login page's first load carries no zod. */
+const loadLoginSchema = () => import('#contract/auth').then((m) => m.createLoginBodySchema)
 
 type LoginFormProps = {
   onSuccess: () => void
@@ -15,7 +17,7 @@ type LoginFormProps = {
 
 export function LoginForm({ onSuccess }: LoginFormProps) {
   const login = useLogin()
-  const form = useContractForm(createLoginBodySchema, { defaultValues: EMPTY })
+  const form = useContractForm(loadLoginSchema, { defaultValues: EMPTY })
   const { errors } = form.formState
   // A failure toast from an earlier try would otherwise linger over the screen after login.
   const [failureToast, setFailureToast] = useState<{ dismiss: () => void }>()

@@ -97,8 +97,8 @@ describe('animations in steps share one grid of the timeline', () => {
     Object.defineProperty(document, 'timeline', { configurable: true, value: timeline })
   })
   afterEach(() => {
-    delete (Element.prototype as Partial<Element>).animate
-    delete (document as Partial<Document>).timeline
+    Reflect.deleteProperty(Element.prototype, 'animate')
+    Reflect.deleteProperty(document, 'timeline')
   })
 
   it('starts and resumes them at a grid line, where they stood in whole steps', () => {
