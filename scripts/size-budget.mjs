@@ -76,4 +76,28 @@ for (const [screen, budget] of Object.entries(ROUTE_BUDGETS)) {
   console.log(`${screen} beyond the first load: JS ${kib(js)} (gzip), ${verdict}`)
   if (js > budget) over = true
 }
+// Server-rendered screens whose first load must carry no zod (decision 011): its evaluation was
+// a long task of a phone's start. A form there loads its schema on the person's first key or tap.
+// zod is found by its English messages, which every build of it carries.
+const ZOD_FREE_SCREENS = [
+  'app/routes/home.tsx',
+  'app/routes/podclub.tsx',
+  'app/routes/about.tsx',
+  'app/routes/login.tsx',
+  'app/routes/forgot-password.tsx',
+]
+const ZOD_MARK = 'Invalid input: expected'
+let zodFree = true
+for (const screen of ZOD_FREE_SCREENS) {
+  if (!manifest[screen]) throw new Error(`the build manifest has no chunk for ${screen}`)
+  const withZod = [...collect(screen, collect(entry, new Set()))].filter(
+    (file) => file.endsWith('.js') && readFileSync(new URL(file, dist), 'utf8').includes(ZOD_MARK),
+  )
+  if (withZod.length) {
+    console.error(`${screen} loads zod on its first load: ${withZod.join(', ')}`)
+    zodFree = false
+  }
+}
+if (zodFree) console.log(`no zod in the first load of ${ZOD_FREE_SCREENS.join(', ')}`)
+else over = true
 if (over) process.exit(1)
