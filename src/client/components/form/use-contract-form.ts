@@ -29,16 +29,14 @@ export function useContractForm<S extends FormSchema>(
   options: ContractFormOptions<S> = {},
 ) {
   type Values = z.input<S>
+  type FormResolver = Resolver<Values, unknown, z.output<S>>
   const { resolver, load } = useMemo(() => {
     if (typeof schema !== 'function') {
-      return { resolver: zodResolver(schema) as Resolver<Values, unknown, z.output<S>>, load: null }
+      return { resolver: zodResolver(schema) as FormResolver, load: null }
     }
-    let loading: Promise<Resolver<Values, unknown, z.output<S>>> | undefined
-    const load = () =>
-      (loading ??= schema().then(
-        (loaded) => zodResolver(loaded) as Resolver<Values, unknown, z.output<S>>,
-      ))
-    const resolver: Resolver<Values, unknown, z.output<S>> = async (values, context, resolve) =>
+    let loading: Promise<FormResolver> | undefined
+    const load = () => (loading ??= schema().then((loaded) => zodResolver(loaded) as FormResolver))
+    const resolver: FormResolver = async (values, context, resolve) =>
       (await load())(values, context, resolve)
     return { resolver, load }
   }, [schema])
