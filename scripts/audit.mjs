@@ -231,7 +231,11 @@ try {
     const median = results[Math.floor((results.length - 1) / 2)]
     const file = `${page.name.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '')}.json`
     writeFileSync(path.join(REPORT_DIR, file), JSON.stringify(median, null, 2))
-    rows.push({ page: page.name, ...summarise(median) })
+    rows.push({
+      page: page.name,
+      ...summarise(median),
+      tbtRuns: results.map((r) => Math.round(summarise(r).tbt)).sort((a, b) => a - b),
+    })
   }
 } finally {
   await chrome?.kill()
@@ -252,6 +256,10 @@ for (const r of rows) {
       `${(r.lcp / 1000).toFixed(1)} s | ${Math.round(r.tbt)} ms | ${r.cls.toFixed(3)} | ` +
       `${Math.round(r.benchmarkIndex)} |`,
   )
+}
+if (runs > 1) {
+  console.log('\nTBT of each run (ms), lowest first:')
+  for (const r of rows) console.log(`- ${r.page}: ${r.tbtRuns.join(', ')}`)
 }
 for (const r of rows) {
   const missed = misses(r)
