@@ -225,6 +225,51 @@ export function apiRoutes(): Plugin {
   }
 }
 
+const SCREEN_PRELOADS_MODULE = 'virtual:screen-preloads'
+
+type ManifestChunk = { file: string; src?: string; imports?: string[]; isEntry?: boolean }
+
+/**
+ * `virtual:screen-preloads`, for the server's render (entry-server.tsx): the files each screen
+ * (`app/routes/<name>.tsx`) loads in the browser beyond the page's entry, read from the manifest
+ * of the page's build, which runs first (scripts/build.mjs). The server names them in the page it
+ * renders as `<link rel="modulepreload">`, so they load beside the entry rather than after it,
+ * and the browser does not add the links itself while the page starts. Empty in the browser's
+ * build and in development.
+ */
+export function screenPreloads(isSsrBuild: boolean): Plugin {
+  const resolved = `\0${SCREEN_PRELOADS_MODULE}`
+  const manifestFile = fileURLToPath(new URL('./dist/client/.vite/manifest.json', import.meta.url))
+  return {
+    name: 'podclub:screen-preloads',
+    resolveId: (id) => (id === SCREEN_PRELOADS_MODULE ? resolved : undefined),
+    load: async (id) => {
+      if (id !== resolved) return undefined
+      const preloads: Record<string, string[]> = {}
+      const manifest = isSsrBuild
+        ? (JSON.parse(await readFile(manifestFile, 'utf8')) as Record<string, ManifestChunk>)
+        : {}
+      const entry = Object.entries(manifest).find(([, chunk]) => chunk.isEntry)
+      // What the entry loads anyway, with it.
+      const loaded = new Set(entry ? [entry[0], ...(entry[1].imports ?? [])] : [])
+      for (const [key, chunk] of Object.entries(manifest)) {
+        const name = /^app\/routes\/([\w-]+)\.tsx$/.exec(chunk.src ?? '')?.[1]
+        if (!name) continue
+        const files = new Set<string>()
+        const visit = (at: string) => {
+          const found = manifest[at]
+          if (!found || loaded.has(at) || files.has(`/${found.file}`)) return
+          files.add(`/${found.file}`)
+          for (const next of found.imports ?? []) visit(next)
+        }
+        visit(key)
+        preloads[name] = [...files]
+      }
+      return `export const screenPreloads = ${JSON.stringify(preloads)}`
+    },
+  }
+}
+
 /**
  * React Router's production build for a production bundle: its package names only the
  * development one (with its warnings and checks) for every condition a bundler asks with.
@@ -275,6 +320,7 @@ export default defineConfig(({ mode, isSsrBuild }) => ({
     react(),
     tailwindcss(),
     apiRoutes(),
+    screenPreloads(!!isSsrBuild && mode === 'production'),
     ...(isSsrBuild ? [] : [earlyTaps(), precompress(), devServerRender()]),
   ],
   resolve: {

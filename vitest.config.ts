@@ -4,7 +4,7 @@ import { Redis } from 'ioredis'
 import pg from 'pg'
 import { defineConfig } from 'vitest/config'
 import react from '@vitejs/plugin-react'
-import { apiRoutes } from './vite.config'
+import { apiRoutes, screenPreloads } from './vite.config'
 import { BaseSequencer, type TestSpecification } from 'vitest/node'
 import { SlowestTestFiles } from './scripts/slowest-test-files'
 
@@ -123,7 +123,7 @@ function clientProject(test: {
   isolate?: boolean
 }) {
   return {
-    plugins: [react(), apiRoutes()],
+    plugins: [react(), apiRoutes(), screenPreloads(false)],
     resolve: { alias },
     test: {
       environment: 'jsdom' as const,

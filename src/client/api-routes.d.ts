@@ -5,3 +5,8 @@ declare module 'virtual:api-routes' {
 
   export const apiRoutes: { readonly [N in keyof Endpoints]: ApiRoute<Endpoints[N]> }
 }
+
+// The files each screen loads beyond the page's entry (vite.config.ts, `screenPreloads`).
+declare module 'virtual:screen-preloads' {
+  export const screenPreloads: Readonly<Record<string, readonly string[]>>
+}

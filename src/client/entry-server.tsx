@@ -16,6 +16,7 @@ import {
   StaticRouterProvider,
   type HydrationState,
 } from 'react-router'
+import { screenPreloads } from 'virtual:screen-preloads'
 import type { ApiTransport, RenderedPage, RenderOptions } from '#contract/page-render'
 import { AppProvider } from './app/provider'
 import { createAppRoutes, type RouteHandle } from './app/router'
@@ -154,6 +155,20 @@ function nextStartShown(queryClient: QueryClient, now: number): number | null {
   return soonest
 }
 
+/**
+ * `<link rel="modulepreload">` for the files of the screens a page shows, from the build's
+ * manifest (vite.config.ts, `screenPreloads`): the browser loads them beside the page's entry.
+ */
+function modulePreloads(matches: { route: { handle?: unknown } }[]) {
+  const files = new Set(
+    matches.flatMap(({ route }) => {
+      const screen = (route.handle as RouteHandle | undefined)?.screen
+      return screen ? (screenPreloads[screen] ?? []) : []
+    }),
+  )
+  return [...files].map((file) => `<link rel="modulepreload" crossorigin href="${file}"/>`).join('')
+}
+
 /** Renders the page at `url` for the visitor whose API requests `send` carries. */
 export function renderPage(
   url: URL,
@@ -206,7 +221,7 @@ export function renderPage(
     return {
       kind: 'page',
       status: context.statusCode,
-      head,
+      head: head + modulePreloads(context.matches),
       body: html.slice(head.length),
       stateScript: stateScript({
         router: {

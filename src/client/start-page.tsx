@@ -7,7 +7,9 @@ import { AppProvider } from './app/provider'
 import { connectSessionExpiry, createAppRoutes } from './app/router'
 import type { ServerState } from './entry-server'
 import { releaseEarlyTaps } from './lib/early-taps'
+import { HydrationEnds, hydrationBegins } from './lib/hydration'
 import { legacySignupPath } from './lib/legacy-links'
+import { nextTask } from './lib/next-task'
 import { createQueryClient } from './lib/query-client'
 import { SERVER_STATE_ID } from './lib/server-state'
 
@@ -81,11 +83,17 @@ export async function startPage({
     serverState = null
   }
 
+  // Starting the page is split into tasks (nextTask) a few milliseconds long each, rather than
+  // one as long as all of them: on a slow phone a task of 50 ms or more holds back a tap and
+  // counts as blocking time. The page, rendered by the server, shows meanwhile, and taps wait
+  // in early-taps.ts.
+  await nextTask()
   const queryClient = createQueryClient()
   const routes = createAppRoutes(queryClient, 'browser')
   if (serverState) {
     hydrate(queryClient, answeredByNavigation(serverState.queries))
     await loadFirstScreen(routes)
+    await nextTask()
   }
   const router = createBrowserRouter(
     routes,
@@ -93,19 +101,19 @@ export async function startPage({
   )
   connectSessionExpiry(queryClient, router)
 
-  const app = (
-    <StrictMode>
-      <AppProvider queryClient={queryClient}>
-        {/* React DOM's flushSync, for navigations that ask for it (what react-router/dom adds). */}
-        <RouterProvider
-          router={router}
-          flushSync={(update) => {
-            flushSync(update)
-          }}
-        />
-      </AppProvider>
-    </StrictMode>
+  const page = (
+    <AppProvider queryClient={queryClient}>
+      {/* React DOM's flushSync, for navigations that ask for it (what react-router/dom adds). */}
+      <RouterProvider
+        router={router}
+        flushSync={(update) => {
+          flushSync(update)
+        }}
+      />
+    </AppProvider>
   )
+  const app = <StrictMode>{serverState ? <HydrationEnds>{page}</HydrationEnds> : page}</StrictMode>
+  await nextTask()
   // Taps held since the first paint are replayed once React listens: a press on a part still
   // to hydrate makes React hydrate it at once (docs/decisions/027).
   const replayEarlyTaps = releaseEarlyTaps()
@@ -115,6 +123,7 @@ export async function startPage({
     // answer in between, instead of one task as long as the page (a phone's slowest); a press
     // on a part not yet hydrated still hydrates that part at once.
     let hydrated: Root | undefined
+    hydrationBegins()
     startTransition(() => {
       hydrated = hydrateRoot(container, app, { onRecoverableError })
     })

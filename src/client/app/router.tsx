@@ -53,8 +53,20 @@ function guard(
   }
 }
 
-// Screens are separate chunks, so the first load of / carries only the shell and home.
-function screen(load: () => Promise<{ default: ComponentType }>) {
+/**
+ * Every screen's module by its name (`routes/<name>.tsx`): each is a chunk of its own, so the
+ * first load of / carries only the shell and home. The name also finds the chunk's files in the
+ * build's manifest, which the server preloads with a page it renders (entry-server.tsx).
+ */
+const screenModules = import.meta.glob<{ default: ComponentType }>([
+  './routes/*.tsx',
+  '!./routes/root.tsx',
+  '!./routes/*.test.tsx',
+])
+
+function screen(name: string) {
+  const load = screenModules[`./routes/${name}.tsx`]
+  if (!load) throw new Error(`no screen module routes/${name}.tsx`)
   return async () => ({ Component: (await load()).default })
 }
 
@@ -74,6 +86,8 @@ type RouteOptions = {
 /** A route's `handle`: what the server reads to decide whether it renders the page. */
 export type RouteHandle = {
   serverRendered: boolean
+  /** Its screen's module (`routes/<name>.tsx`), if it has one of its own. */
+  screen?: string
   /**
    * Its loader asks who the viewer is before anything else (`guard`, the home loader): the
    * server may ask first and keep the page for every viewer given the same answer
@@ -154,20 +168,19 @@ export function createAppRoutes(
   const route = (
     path: string,
     access: Access,
-    load: () => Promise<{ default: ComponentType }>,
+    name: string,
     { idParams, screenData, serverRendered = false }: RouteOptions = {},
   ): RouteObject => ({
     path,
     loader: guard(queryClient, access, idParams, prefetch && screenData),
-    handle: { serverRendered, asksViewerFirst: true } satisfies RouteHandle,
+    handle: { serverRendered, asksViewerFirst: true, screen: name } satisfies RouteHandle,
     // Only the query or hash changed (the control panel's ?section=): same screen, same session,
     // so the guard does not run again and the change shows at once.
     shouldRevalidate: ({ currentUrl, nextUrl, defaultShouldRevalidate }) =>
       currentUrl.pathname !== nextUrl.pathname && defaultShouldRevalidate,
-    lazy: screen(load),
+    lazy: screen(name),
   })
 
-  const loadHome = () => import('./routes/home')
   const homeLoader = async ({ request, params }: LoaderFunctionArgs): Promise<HomeLoaderData> => {
     const user = await loadUser(queryClient)
     if (prefetch) await feed(queryClient, params)
@@ -198,45 +211,53 @@ export function createAppRoutes(
             {
               path: pages.root.path,
               loader: homeLoader,
-              lazy: screen(loadHome),
-              handle: { serverRendered: true, asksViewerFirst: true } satisfies RouteHandle,
+              lazy: screen('home'),
+              handle: {
+                serverRendered: true,
+                asksViewerFirst: true,
+                screen: 'home',
+              } satisfies RouteHandle,
             },
             {
               path: pages.home.path,
               loader: homeLoader,
-              lazy: screen(loadHome),
-              handle: { serverRendered: true, asksViewerFirst: true } satisfies RouteHandle,
+              lazy: screen('home'),
+              handle: {
+                serverRendered: true,
+                asksViewerFirst: true,
+                screen: 'home',
+              } satisfies RouteHandle,
             },
-            route(pages.profile.path, 'members', () => import('./routes/profile'), {
+            route(pages.profile.path, 'members', 'profile', {
               screenData: profile,
               serverRendered: true,
             }),
-            route(pages.propose.path, 'members', () => import('./routes/propose')),
-            route(pages.podclub.path, 'everyone', () => import('./routes/podclub'), {
+            route(pages.propose.path, 'members', 'propose'),
+            route(pages.podclub.path, 'everyone', 'podclub', {
               idParams: pages.podclub.idParams,
               screenData: podclubDetail,
               serverRendered: true,
             }),
-            route(pages.about.path, 'everyone', () => import('./routes/about'), {
+            route(pages.about.path, 'everyone', 'about', {
               screenData: publicConfig,
               serverRendered: true,
             }),
-            route(pages.login.path, 'visitors', () => import('./routes/login'), {
+            route(pages.login.path, 'visitors', 'login', {
               serverRendered: true,
             }),
-            route(pages.register.path, 'visitors', () => import('./routes/register')),
-            route(pages.forgotPassword.path, 'visitors', () => import('./routes/forgot-password'), {
+            route(pages.register.path, 'visitors', 'register'),
+            route(pages.forgotPassword.path, 'visitors', 'forgot-password', {
               serverRendered: true,
             }),
-            route(pages.passwordReset.path, 'visitors', () => import('./routes/password-reset')),
-            route(pages.waitlist.path, 'everyone', () => import('./routes/waitlist')),
-            route(pages.confirmEmail.path, 'everyone', () => import('./routes/confirm-email')),
-            route(pages.qrInvite.path, 'everyone', () => import('./routes/qr-invite')),
-            route(pages.polls.path, 'everyone', () => import('./routes/polls'), {
+            route(pages.passwordReset.path, 'visitors', 'password-reset'),
+            route(pages.waitlist.path, 'everyone', 'waitlist'),
+            route(pages.confirmEmail.path, 'everyone', 'confirm-email'),
+            route(pages.qrInvite.path, 'everyone', 'qr-invite'),
+            route(pages.polls.path, 'everyone', 'polls', {
               idParams: pages.polls.idParams,
             }),
-            route(pages.controlPanel.path, 'superusers', () => import('./routes/control-panel')),
-            route(pages.unsubscribe.path, 'everyone', () => import('./routes/unsubscribe')),
+            route(pages.controlPanel.path, 'superusers', 'control-panel'),
+            route(pages.unsubscribe.path, 'everyone', 'unsubscribe'),
             {
               // An address that is no page: a 404 answer, which the boundary above shows as the
               // not-found page, on the server and in the browser alike.

@@ -13,6 +13,7 @@ import { PodclubFeed } from '#client/features/podclubs/components/podclub-feed'
 import type { BlockType } from '#client/features/podclubs/lib/build-feed'
 import { useUser } from '#client/lib/auth'
 import { AfterHydration, useIsHydrated } from '#client/lib/hydration'
+import { nextTask } from '#client/lib/next-task'
 import type { HomeLoaderData } from '../router'
 
 // The members' two cards hold forms, and with them the form library: they load apart, so a
@@ -98,11 +99,14 @@ export default function HomeRoute() {
     [username, seed],
   )
 
-  // A member's feed shows both form cards: their code loads while the feed does.
+  // A member's feed shows both form cards: their code loads while the feed does, asked for in a
+  // task of its own rather than in the one that mounts the page.
   useEffect(() => {
     if (!isMember) return
-    void loadInviteCard()
-    void loadSuggestCard()
+    void nextTask().then(() => {
+      void loadInviteCard()
+      void loadSuggestCard()
+    })
   }, [isMember])
 
   return (

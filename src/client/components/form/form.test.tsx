@@ -187,6 +187,30 @@ describe('useContractForm with a schema that loads', () => {
     expect(load).toHaveBeenCalledTimes(1)
   })
 
+  it('counts the untouched form not yet valid without loading the schema, and checks it once touched', async () => {
+    const user = userEvent.setup()
+    const load = vi.fn(() => Promise.resolve(testSchema))
+    function ValidityForm() {
+      const form = useContractForm(load, {
+        defaultValues: { email: '', code: '', note: '' },
+        mode: 'onChange',
+      })
+      return (
+        <form noValidate>
+          <Field label="email" {...form.register('email')} />
+          <p>{form.formState.isValid ? 'valid' : 'not valid'}</p>
+        </form>
+      )
+    }
+    render(<ValidityForm />)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(load).not.toHaveBeenCalled()
+    expect(screen.getByText('not valid')).toBeInTheDocument()
+    await user.type(screen.getByLabelText('email'), 'ada@example.com')
+    expect(load).toHaveBeenCalledTimes(1)
+    expect(await screen.findByText('valid')).toBeInTheDocument()
+  })
+
   it('a form sent before the schema has come is checked once it comes', async () => {
     let arrive: (schema: typeof testSchema) => void = () => {}
     const load = () => new Promise<typeof testSchema>((resolve) => (arrive = resolve))

@@ -1,10 +1,12 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { useEffect } from 'react'
+import { nextTask } from '#client/lib/next-task'
 
 /**
  * Holds the live stream open while the page is, as the visitor or member `viewer` names (it opens
  * again when that changes, so a member's stream carries their own place). Its code
- * (live-updates.ts) loads once the page is up: the first screen does not wait for it.
+ * (live-updates.ts) loads once the page is up, in a task of its own after the one that mounted
+ * the page: the first screen does not wait for it, nor does hydrating grow longer by it.
  */
 export function useLiveUpdates(viewer: string | null) {
   const queryClient = useQueryClient()
@@ -12,9 +14,11 @@ export function useLiveUpdates(viewer: string | null) {
     if (typeof EventSource === 'undefined') return
     let close: (() => void) | undefined
     let isCurrent = true
-    void import('./live-updates').then(({ connectLiveUpdates }) => {
-      if (isCurrent) close = connectLiveUpdates(queryClient)
-    })
+    void nextTask()
+      .then(() => (isCurrent ? import('./live-updates') : null))
+      .then((live) => {
+        if (live && isCurrent) close = live.connectLiveUpdates(queryClient)
+      })
     return () => {
       isCurrent = false
       close?.()

@@ -1,5 +1,4 @@
 import { useId } from 'react'
-import { createInviteBodySchema } from '#contract/invites'
 import { Field } from '#client/components/form/field'
 import { PendingButton } from '#client/components/form/pending-button'
 import { showServerError } from '#client/components/form/server-error'
@@ -7,14 +6,20 @@ import { useContractForm } from '#client/components/form/use-contract-form'
 import { toast } from '#client/lib/toast'
 import { useSendInvite } from '../api/send-invite'
 
-/** The card's part of the invite call: phone and podclubId stay empty (spec 1 §3). */
-const inviteFormSchema = createInviteBodySchema.pick({ email: true, note: true })
+/**
+ * The card's part of the invite call: phone and podclubId stay empty (spec 1 §3). It loads on the
+ * member's first key, tap or focus in the form (decision 011), not with the page.
+ */
+const loadInviteFormSchema = () =>
+  import('#contract/invites').then((m) =>
+    m.createInviteBodySchema.pick({ email: true, note: true }),
+  )
 
 /** Spec 1 §2 and §5, Invite card: e-mail a friend a way in, with a note. */
 export function InviteCard() {
   const id = useId()
   // Spec 1 §5: checked as it is typed in.
-  const form = useContractForm(inviteFormSchema, {
+  const form = useContractForm(loadInviteFormSchema, {
     defaultValues: { email: '', note: '' },
     mode: 'onChange',
   })

@@ -1,5 +1,4 @@
 import { useId, useRef } from 'react'
-import { createSuggestionBodySchema } from '#contract/suggestions'
 import { Field } from '#client/components/form/field'
 import { PendingButton } from '#client/components/form/pending-button'
 import { showServerError } from '#client/components/form/server-error'
@@ -48,11 +47,15 @@ function tickCells(cells: Element[]): Animation[] {
   )
 }
 
+/** The suggestion's schema, loaded on the member's first key, tap or focus in the form (decision 011). */
+const loadSuggestionSchema = () =>
+  import('#contract/suggestions').then((m) => m.createSuggestionBodySchema)
+
 /** Spec 1 §2, Propose card: suggest a podcast, framed by a border that ticks every 300 ms. */
 export function SuggestCard() {
   const id = useId()
   // Spec 1 §5: each field is checked as it is typed in.
-  const form = useContractForm(createSuggestionBodySchema, {
+  const form = useContractForm(loadSuggestionSchema, {
     defaultValues: { podcastLink: '', reason: '' },
     mode: 'onChange',
   })
