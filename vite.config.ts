@@ -227,15 +227,39 @@ export function apiRoutes(): Plugin {
 
 const SCREEN_PRELOADS_MODULE = 'virtual:screen-preloads'
 
-type ManifestChunk = { file: string; src?: string; imports?: string[]; isEntry?: boolean }
+/** An entry of Vite's build manifest (`.vite/manifest.json`), as far as it is read here. */
+export type ManifestChunk = { file: string; src?: string; imports?: string[]; isEntry?: boolean }
 
 /**
- * `virtual:screen-preloads`, for the server's render (entry-server.tsx): the files each screen
- * (`app/routes/<name>.tsx`) loads in the browser beyond the page's entry, read from the manifest
- * of the page's build, which runs first (scripts/build.mjs). The server names them in the page it
- * renders as `<link rel="modulepreload">`, so they load beside the entry rather than after it,
- * and the browser does not add the links itself while the page starts. Empty in the browser's
- * build and in development.
+ * The files each screen (`app/routes/<name>.tsx`) loads in the browser beyond what the page's
+ * entry loads with it, by the screen's name: its own chunk first, then what it imports.
+ */
+export function screenPreloadsOf(manifest: Record<string, ManifestChunk>) {
+  const entry = Object.entries(manifest).find(([, chunk]) => chunk.isEntry)
+  const loadedWithEntry = new Set(entry ? [entry[0], ...(entry[1].imports ?? [])] : [])
+  const preloads: Record<string, string[]> = {}
+  for (const [key, chunk] of Object.entries(manifest)) {
+    const name = /^app\/routes\/([\w-]+)\.tsx$/.exec(chunk.src ?? '')?.[1]
+    if (!name) continue
+    const files = new Set<string>()
+    const visit = (at: string) => {
+      const found = manifest[at]
+      if (!found || loadedWithEntry.has(at) || files.has(`/${found.file}`)) return
+      files.add(`/${found.file}`)
+      for (const next of found.imports ?? []) visit(next)
+    }
+    visit(key)
+    preloads[name] = [...files]
+  }
+  return preloads
+}
+
+/**
+ * `virtual:screen-preloads`, for the server's render (entry-server.tsx): `screenPreloadsOf` the
+ * manifest of the page's build, which runs first (scripts/build.mjs). The server names those
+ * files in the page it renders as `<link rel="modulepreload">`, so they load beside the entry
+ * rather than after it, and Vite's preloading does not add the links itself within the task that
+ * loads the screen. Empty in the browser's build, in development and in tests.
  */
 export function screenPreloads(isSsrBuild: boolean): Plugin {
   const resolved = `\0${SCREEN_PRELOADS_MODULE}`
@@ -245,27 +269,10 @@ export function screenPreloads(isSsrBuild: boolean): Plugin {
     resolveId: (id) => (id === SCREEN_PRELOADS_MODULE ? resolved : undefined),
     load: async (id) => {
       if (id !== resolved) return undefined
-      const preloads: Record<string, string[]> = {}
       const manifest = isSsrBuild
         ? (JSON.parse(await readFile(manifestFile, 'utf8')) as Record<string, ManifestChunk>)
         : {}
-      const entry = Object.entries(manifest).find(([, chunk]) => chunk.isEntry)
-      // What the entry loads anyway, with it.
-      const loaded = new Set(entry ? [entry[0], ...(entry[1].imports ?? [])] : [])
-      for (const [key, chunk] of Object.entries(manifest)) {
-        const name = /^app\/routes\/([\w-]+)\.tsx$/.exec(chunk.src ?? '')?.[1]
-        if (!name) continue
-        const files = new Set<string>()
-        const visit = (at: string) => {
-          const found = manifest[at]
-          if (!found || loaded.has(at) || files.has(`/${found.file}`)) return
-          files.add(`/${found.file}`)
-          for (const next of found.imports ?? []) visit(next)
-        }
-        visit(key)
-        preloads[name] = [...files]
-      }
-      return `export const screenPreloads = ${JSON.stringify(preloads)}`
+      return `export const screenPreloads = ${JSON.stringify(screenPreloadsOf(manifest))}`
     },
   }
 }

@@ -157,7 +157,9 @@ function nextStartShown(queryClient: QueryClient, now: number): number | null {
 
 /**
  * `<link rel="modulepreload">` for the files of the screens a page shows, from the build's
- * manifest (vite.config.ts, `screenPreloads`): the browser loads them beside the page's entry.
+ * manifest (vite.config.ts, `screenPreloads`): the browser loads them beside the page's entry,
+ * and Vite's preloading finds them there and adds none while the page starts. At low priority,
+ * as the entry itself loads: the first paint waits for the stylesheet, not for script.
  */
 function modulePreloads(matches: { route: { handle?: unknown } }[]) {
   const files = new Set(
@@ -166,7 +168,9 @@ function modulePreloads(matches: { route: { handle?: unknown } }[]) {
       return screen ? (screenPreloads[screen] ?? []) : []
     }),
   )
-  return [...files].map((file) => `<link rel="modulepreload" crossorigin href="${file}"/>`).join('')
+  return [...files]
+    .map((file) => `<link rel="modulepreload" crossorigin fetchpriority="low" href="${file}"/>`)
+    .join('')
 }
 
 /** Renders the page at `url` for the visitor whose API requests `send` carries. */

@@ -6,7 +6,7 @@ import type { FastifyPluginAsync, LightMyRequestResponse } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { defineEndpoint } from '#contract/endpoint'
-import { precompressDir } from '../../vite.config'
+import { precompressDir, screenPreloadsOf } from '../../vite.config'
 import { buildApp, type App } from './app'
 import { route } from './lib/route'
 import { buildTestApp, type TestApp } from './testing/test-app'
@@ -89,6 +89,27 @@ describe('the build step', () => {
     expect(brotliDecompressSync(br).toString()).toBe(entrySource)
     expect(gunzipSync(gz).toString()).toBe(entrySource)
     expect(br.length).toBeLessThan(entrySource.length / 4)
+  })
+
+  it("lists each screen's files for the server to preload, without what the entry loads with it", () => {
+    expect(
+      screenPreloadsOf({
+        'index.html': { file: 'assets/index-1.js', isEntry: true, imports: ['_app-2.js'] },
+        '_app-2.js': { file: 'assets/app-2.js' },
+        'app/routes/podclub.tsx': {
+          file: 'assets/podclub-3.js',
+          src: 'app/routes/podclub.tsx',
+          imports: ['index.html', '_spinner-4.js', '_app-2.js', '_card-5.js'],
+        },
+        '_spinner-4.js': { file: 'assets/spinner-4.js', imports: ['index.html'] },
+        '_card-5.js': { file: 'assets/card-5.js', imports: ['_spinner-4.js'] },
+        'app/routes/about.tsx': { file: 'assets/about-6.js', src: 'app/routes/about.tsx' },
+        '../contract/invites.ts': { file: 'assets/invites-7.js', src: '../contract/invites.ts' },
+      }),
+    ).toEqual({
+      podclub: ['/assets/podclub-3.js', '/assets/spinner-4.js', '/assets/card-5.js'],
+      about: ['/assets/about-6.js'],
+    })
   })
 })
 

@@ -195,6 +195,13 @@ export function createAppRoutes(
     }
   }
 
+  const homeRoute = (path: string): RouteObject => ({
+    path,
+    loader: homeLoader,
+    lazy: screen('home'),
+    handle: { serverRendered: true, asksViewerFirst: true, screen: 'home' } satisfies RouteHandle,
+  })
+
   return [
     {
       id: 'root',
@@ -208,26 +215,8 @@ export function createAppRoutes(
           children: [
             // '/' opens with the splash, which plays once a visit (this browser's session
             // storage): the server renders it, and a tab that has seen it hides it at once.
-            {
-              path: pages.root.path,
-              loader: homeLoader,
-              lazy: screen('home'),
-              handle: {
-                serverRendered: true,
-                asksViewerFirst: true,
-                screen: 'home',
-              } satisfies RouteHandle,
-            },
-            {
-              path: pages.home.path,
-              loader: homeLoader,
-              lazy: screen('home'),
-              handle: {
-                serverRendered: true,
-                asksViewerFirst: true,
-                screen: 'home',
-              } satisfies RouteHandle,
-            },
+            homeRoute(pages.root.path),
+            homeRoute(pages.home.path),
             route(pages.profile.path, 'members', 'profile', {
               screenData: profile,
               serverRendered: true,
