@@ -179,6 +179,18 @@ describe('a server-rendered page hydrates without a mismatch', () => {
     expect(api.callsTo('listUpcomingPodclubs')).toHaveLength(asked)
   })
 
+  it('does not ask again on arrival for a podclub the server just sent', async () => {
+    const api = mockApi(answers(null))
+    const page = await serverRender('/podclubs/7')
+    window.history.replaceState(null, '', '/podclubs/7')
+    const asked = api.callsTo('getPodclubDetail').length
+    document.body.innerHTML = `<div id="root">${page.body}</div>${page.stateScript}`
+    root = await hydrate(() => {})
+    await waitFor(() => expect(document.documentElement).toHaveAttribute('data-ready'))
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(api.callsTo('getPodclubDetail')).toHaveLength(asked)
+  })
+
   it('hears of a page whose first render in the browser differs from the server', async () => {
     // The server rendered a seat more than the browser's data says: React must say so.
     mockApi(answers(member))

@@ -7,10 +7,10 @@ import { AppProvider } from './app/provider'
 import { connectSessionExpiry, createAppRoutes } from './app/router'
 import type { ServerState } from './entry-server'
 import { releaseEarlyTaps } from './lib/early-taps'
-import { HydrationEnds, hydrationBegins } from './lib/hydration'
+import { HydrationEnds, hydrationBegins, whenHydrated } from './lib/hydration'
 import { legacySignupPath } from './lib/legacy-links'
 import { nextTask } from './lib/next-task'
-import { createQueryClient } from './lib/query-client'
+import { createQueryClient, forgetHandedOver, markHandedOver } from './lib/query-client'
 import { SERVER_STATE_ID } from './lib/server-state'
 
 /** What the server left in the page when it rendered the first screen (entry-server.tsx). */
@@ -92,6 +92,7 @@ export async function startPage({
   const routes = createAppRoutes(queryClient, 'browser')
   if (serverState) {
     hydrate(queryClient, answeredByNavigation(serverState.queries))
+    markHandedOver(queryClient)
     await loadFirstScreen(routes)
     await nextTask()
   }
@@ -124,6 +125,7 @@ export async function startPage({
     // on a part not yet hydrated still hydrates that part at once.
     let hydrated: Root | undefined
     hydrationBegins()
+    whenHydrated(forgetHandedOver)
     startTransition(() => {
       hydrated = hydrateRoot(container, app, { onRecoverableError })
     })

@@ -27,6 +27,16 @@ function hydrationEnded() {
   for (const listener of listeners) listener()
 }
 
+/** Calls `then` once the page is marked hydrated (at once in a page the browser renders itself). */
+export function whenHydrated(then: () => void) {
+  if (isPageHydrated) return then()
+  const listener = () => {
+    listeners.delete(listener)
+    then()
+  }
+  listeners.add(listener)
+}
+
 /**
  * Wraps a hydrated page's whole tree, in the browser only: it adds no element, so the tree's
  * shape (and useId's ids) stays the server's. Its effect runs once React has committed the
