@@ -103,10 +103,15 @@ test('a press before the page runs is carried out, on the feed and on a podclub 
 test('a login sent before the page runs is carried out once it does, its fields as typed', async ({
   page,
 }) => {
-  // Typing two fields at 6× CPU can take longer than the 1.5 s the presses above get: the code
-  // comes 4 s late here, so the form is sent before it runs.
+  // Typing two fields at 6× CPU takes longer than any fixed delay is sure to: the page's code
+  // (its entry and the screen's files, which the page preloads beside it) comes once the form
+  // has been sent.
+  let codeMayCome = () => {}
+  const formSent = new Promise<void>((resolve) => {
+    codeMayCome = resolve
+  })
   await page.route('**/assets/*.js', async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 4_000))
+    await formSent
     await route.continue()
   })
   const cdp = await page.context().newCDPSession(page)
@@ -118,6 +123,7 @@ test('a login sent before the page runs is carried out once it does, its fields 
   await page.getByLabel('Password').press('Enter')
   const ranBefore = await page.evaluate(() => document.documentElement.hasAttribute('data-ready'))
   expect(ranBefore, 'the page had not run when the form was sent').toBe(false)
+  codeMayCome()
   await expect(page).toHaveURL(/\/home$/, { timeout: 20_000 })
   // Sent by the page's code, not by the browser: no field in the address.
   expect(page.url()).not.toContain('password')
