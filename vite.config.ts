@@ -78,6 +78,20 @@ function precompress(): Plugin {
   }
 }
 
+/** `contents` (TypeScript importing from src/client) bundled into one small inline script. */
+async function inlineScript(contents: string): Promise<string> {
+  const bundled = await esbuild({
+    stdin: { contents, resolveDir: src('client'), loader: 'ts' },
+    bundle: true,
+    minify: true,
+    format: 'iife',
+    target: 'es2020',
+    write: false,
+    logLevel: 'silent',
+  })
+  return `<script>${bundled.outputFiles[0]?.text.trim() ?? ''}</script>`
+}
+
 /**
  * Puts `captureEarlyTaps` (src/client/lib/early-taps.ts) into the document's head as an inline
  * script, so it holds taps from the first paint, before any file has loaded. The server allows
@@ -87,25 +101,76 @@ function earlyTaps(): Plugin {
   return {
     name: 'podclub:early-taps',
     async transformIndexHtml(html) {
-      const bundled = await esbuild({
-        stdin: {
-          contents: "import { captureEarlyTaps } from './lib/early-taps'\ncaptureEarlyTaps()",
-          resolveDir: src('client'),
-          loader: 'ts',
-        },
-        bundle: true,
-        minify: true,
-        format: 'iife',
-        target: 'es2020',
-        write: false,
-        logLevel: 'silent',
-      })
-      const code = bundled.outputFiles[0]?.text.trim() ?? ''
-      // After the charset, which must come first, and before the stylesheet, which an inline
-      // script after it would wait for.
+      const script = await inlineScript(
+        "import { captureEarlyTaps } from './lib/early-taps'\ncaptureEarlyTaps()",
+      )
+      // After the charset, which must come first, and before the stylesheet (linked in `npm run
+      // dev`), which an inline script after it would wait for.
       const charset = /<meta charset="[^"]*"\s*\/?>/i
       if (!charset.test(html)) throw new Error('index.html has no <meta charset> to follow')
-      return html.replace(charset, (tag) => `${tag}\n    <script>${code}</script>`)
+      return html.replace(charset, (tag) => `${tag}\n    ${script}`)
+    },
+  }
+}
+
+/** The module scripts, module preloads and stylesheets the build put into index.html. */
+const BUILT_TAG =
+  /<script type="module" crossorigin src="([^"]+)"><\/script>|<link rel="modulepreload" crossorigin href="([^"]+)">|<link rel="stylesheet" crossorigin href="([^"]+)">/g
+
+/**
+ * The built index.html painted before its code is fetched (docs/decisions/035): the stylesheet
+ * the build linked is put into the page (`styleOf` reads it from the build), so the first paint
+ * waits for no file; the entry's `<script>` and any module preloads become one inline script at
+ * the end of the body (src/client/lib/load-after-paint.ts), which asks for them once the page
+ * has painted.
+ */
+export async function paintFirst(
+  html: string,
+  styleOf: (href: string) => string | undefined,
+): Promise<string> {
+  let entry: string | undefined
+  const preloads: string[] = []
+  const rest = html.replace(
+    BUILT_TAG,
+    (_tag, script?: string, preload?: string, stylesheet?: string) => {
+      if (script) {
+        if (entry) throw new Error('index.html has more than one module script')
+        entry = script
+      } else if (preload) preloads.push(preload)
+      else if (stylesheet) {
+        const style = styleOf(stylesheet)
+        if (style === undefined) throw new Error(`the build has no stylesheet ${stylesheet}`)
+        if (/<\/style/i.test(style)) throw new Error(`${stylesheet} cannot be put into the page`)
+        return `<style>${style.trim()}</style>`
+      }
+      return ''
+    },
+  )
+  if (!entry) throw new Error('the built index.html has no module script')
+  if (!rest.includes('</body>')) throw new Error('index.html has no </body>')
+  const script = await inlineScript(
+    `import { loadAfterFirstPaint } from './lib/load-after-paint'\n` +
+      `loadAfterFirstPaint(${JSON.stringify(entry)}, ${JSON.stringify(preloads)})`,
+  )
+  return rest.replace('</body>', () => `  ${script}\n  </body>`)
+}
+
+/** `paintFirst` on the built index.html, with the stylesheets of the bundle. */
+function paintFirstInBuild(): Plugin {
+  return {
+    name: 'podclub:paint-first',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, { bundle }) {
+        return paintFirst(html, (href) => {
+          const asset = bundle?.[href.replace(/^\//, '')]
+          if (asset?.type !== 'asset') return undefined
+          return typeof asset.source === 'string'
+            ? asset.source
+            : new TextDecoder().decode(asset.source)
+        })
+      },
     },
   }
 }
@@ -256,10 +321,11 @@ export function screenPreloadsOf(manifest: Record<string, ManifestChunk>) {
 
 /**
  * `virtual:screen-preloads`, for the server's render (entry-server.tsx): `screenPreloadsOf` the
- * manifest of the page's build, which runs first (scripts/build.mjs). The server names those
- * files in the page it renders as `<link rel="modulepreload">`, so they load beside the entry
- * rather than after it, and Vite's preloading does not add the links itself within the task that
- * loads the screen. Empty in the browser's build, in development and in tests.
+ * manifest of the page's build, which runs first (scripts/build.mjs). The server lists those
+ * files in the page it renders, and the page asks for them beside its entry
+ * (lib/load-after-paint.ts) rather than after it, so Vite's preloading does not add the links
+ * itself within the task that loads the screen. Empty in the browser's build, in development and
+ * in tests.
  */
 export function screenPreloads(isSsrBuild: boolean): Plugin {
   const resolved = `\0${SCREEN_PRELOADS_MODULE}`
@@ -328,7 +394,7 @@ export default defineConfig(({ mode, isSsrBuild }) => ({
     tailwindcss(),
     apiRoutes(),
     screenPreloads(!!isSsrBuild && mode === 'production'),
-    ...(isSsrBuild ? [] : [earlyTaps(), precompress(), devServerRender()]),
+    ...(isSsrBuild ? [] : [earlyTaps(), paintFirstInBuild(), precompress(), devServerRender()]),
   ],
   resolve: {
     alias: [

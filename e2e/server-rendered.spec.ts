@@ -69,7 +69,7 @@ test.describe('server-rendered pages', () => {
     await context.close()
   })
 
-  test('a page the server drew works once its code has run: a visitor logs in from it', async ({
+  test('a page the server rendered works once its code has run: a visitor logs in from it', async ({
     page,
   }) => {
     const answer = await page.goto('/login')

@@ -22,6 +22,7 @@ import { AppProvider } from './app/provider'
 import { createAppRoutes, type RouteHandle } from './app/router'
 import { setApiTransport } from './lib/api-client'
 import { createQueryClient } from './lib/query-client'
+import { SCREEN_FILES_ID } from './lib/load-after-paint'
 import { newSeed } from './lib/seeded-random'
 import { SERVER_STATE_ID } from './lib/server-state'
 
@@ -156,21 +157,21 @@ function nextStartShown(queryClient: QueryClient, now: number): number | null {
 }
 
 /**
- * `<link rel="modulepreload">` for the files of the screens a page shows, from the build's
- * manifest (vite.config.ts, `screenPreloads`): the browser loads them beside the page's entry,
- * and Vite's preloading finds them there and adds none while the page starts. At low priority,
- * as the entry itself loads: the first paint waits for the stylesheet, not for script.
+ * The files of the screens a page shows beyond the page's entry, from the build's manifest
+ * (vite.config.ts, `screenPreloads`), as the JSON list the page asks for once it has painted,
+ * beside its entry (lib/load-after-paint.ts): Vite's preloading then finds them there and adds
+ * none while the page starts.
  */
-function modulePreloads(matches: { route: { handle?: unknown } }[]) {
+function screenFiles(matches: { route: { handle?: unknown } }[]) {
   const files = new Set(
     matches.flatMap(({ route }) => {
       const screen = (route.handle as RouteHandle | undefined)?.screen
       return screen ? (screenPreloads[screen] ?? []) : []
     }),
   )
-  return [...files]
-    .map((file) => `<link rel="modulepreload" crossorigin fetchpriority="low" href="${file}"/>`)
-    .join('')
+  if (files.size === 0) return ''
+  // File names from the build: nothing in them can close the script.
+  return `<script type="application/json" id="${SCREEN_FILES_ID}">${JSON.stringify([...files])}</script>`
 }
 
 /** Renders the page at `url` for the visitor whose API requests `send` carries. */
@@ -225,7 +226,7 @@ export function renderPage(
     return {
       kind: 'page',
       status: context.statusCode,
-      head: head + modulePreloads(context.matches),
+      head: head + screenFiles(context.matches),
       body: html.slice(head.length),
       stateScript: stateScript({
         router: {

@@ -6,7 +6,7 @@ import type { FastifyPluginAsync, LightMyRequestResponse } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { defineEndpoint } from '#contract/endpoint'
-import { precompressDir, screenPreloadsOf } from '../../vite.config'
+import { precompressDir, screenPreloadsOf, paintFirst } from '../../vite.config'
 import { buildApp, type App } from './app'
 import { route } from './lib/route'
 import { buildTestApp, type TestApp } from './testing/test-app'
@@ -110,6 +110,26 @@ describe('the build step', () => {
       podclub: ['/assets/podclub-3.js', '/assets/spinner-4.js', '/assets/card-5.js'],
       about: ['/assets/about-6.js'],
     })
+  })
+  it('paints the built page before its code is fetched: its style in the page, its code asked for after', async () => {
+    const built = await paintFirst(
+      `<html><head><script type="module" crossorigin src="/assets/index-1.js"></script>
+<link rel="modulepreload" crossorigin href="/assets/shared-2.js">
+<link rel="stylesheet" crossorigin href="/assets/index-3.css"></head>
+<body><div id="root"></div></body></html>`,
+      (href) => (href === '/assets/index-3.css' ? 'body{color:red}\n' : undefined),
+    )
+    const [tag, loader] = /<script>([\s\S]*?)<\/script>\s*<\/body>/.exec(built) ?? []
+    expect(loader).toContain('"/assets/index-1.js",["/assets/shared-2.js"]')
+    const rest = built.replace(tag!, '')
+    expect(rest).not.toMatch(/type="module"|modulepreload|stylesheet/)
+    expect(rest).toContain('<style>body{color:red}</style></head>')
+    await expect(
+      paintFirst(
+        '<head><link rel="stylesheet" crossorigin href="/a.css"></head>',
+        () => '</style>',
+      ),
+    ).rejects.toThrow('cannot be put into the page')
   })
 })
 

@@ -56,7 +56,8 @@ function guard(
 /**
  * Every screen's module by its name (`routes/<name>.tsx`): each is a chunk of its own, so the
  * first load of / carries only the shell and home. The name also finds the chunk's files in the
- * build's manifest, which the server preloads with a page it renders (entry-server.tsx).
+ * build's manifest, which the server lists in a page it renders for the browser to fetch with
+ * the entry (entry-server.tsx).
  */
 const screenModules = import.meta.glob<{ default: ComponentType }>([
   './routes/*.tsx',

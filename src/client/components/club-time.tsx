@@ -55,8 +55,8 @@ function readViewerTime(startsAt: string): Promise<string | null> {
 
 /**
  * The viewer's own time of `startsAt`, or null until it is known or when it reads as in New
- * York. The server does not know the viewer's zone, so a page it drew shows it once the browser
- * has read it.
+ * York. The server does not know the viewer's zone, so a page it rendered shows it once the
+ * browser has read it.
  */
 function useViewerTime(startsAt: string): string | null {
   const [local, setLocal] = useState<{ startsAt: string; text: string | null } | null>(null)
