@@ -80,8 +80,17 @@ function noteConsulted(seen: Map<string, number>, names: readonly string[], vers
 }
 
 type VersionReader = {
-  /** The named versions as of a moment after this call: what every acknowledged write left. */
+  /**
+   * The named versions as of a moment after this call: what every acknowledged write left. Those
+   * alone: a version is noted as consulted (`collectVersions`) only when asked for, so a caller
+   * that needs another asks again rather than finding it among versions read for someone else.
+   */
   current(names: readonly string[]): Versions | Promise<Versions>
+}
+
+/** `versions` cut down to `names` (0 for a name not among them). */
+function onlyNamed(names: readonly string[], versions: Versions): Versions {
+  return new Map(names.map((name) => [name, versions.get(name) ?? 0]))
 }
 
 /** One reader per database handle, shared by every cache on it (not per module). */
@@ -154,10 +163,12 @@ function createVersionReader(db: Db): VersionReader {
       const seen = consulted.getStore()
       const known = knownPgliteVersions(db, names)
       if (known) {
-        if (seen) noteConsulted(seen, names, known)
-        return known
+        const asked = onlyNamed(names, known)
+        if (seen) noteConsulted(seen, names, asked)
+        return asked
       }
-      const read = fresh(names)
+      // A read shared with other requests reads their names too.
+      const read = fresh(names).then((versions) => onlyNamed(names, versions))
       // Noted before the caller, which awaits it after this, goes on.
       if (seen) read.then((versions) => noteConsulted(seen, names, versions)).catch(() => {})
       return read

@@ -116,6 +116,26 @@ describe("a visitor's kept page, after a write through another process", () => {
     expect(await read(podclub)).toContain('<dd>9 seats left</dd>')
   })
 
+  it('shows a seat taken in a podclub whose versions were known before its page was rendered', async () => {
+    // The feed and the host's other podclub are read first: the versions of the new podclub's
+    // seats and of its host's are known (on PGlite, without asking) when its page is rendered,
+    // and the page must still stand on them.
+    const host = await createUser(a)
+    const other = await insertPodclub(a.db, host.id, { episodeTitle: 'The First of Two' })
+    const { id } = await insertPodclub(a.db, host.id, {
+      episodeTitle: 'The Second of Two',
+      location: 'zoom',
+    })
+    await keptPage('/home', '?known')
+    await keptPage(`/podclubs/${other.id}`)
+    expect(await keptPage(`/podclubs/${id}`)).toContain('<dd>9 seats left</dd>')
+    const { agent } = await loggedInMember(b, { on: b })
+    const taken = await agent.post(`/api/v1/register/${id}/`)
+    expect(taken.json()).toMatchObject({ data: { registered: true, seats_left: 8 } })
+    expect(await read(`/podclubs/${id}`)).toContain('<dd>8 seats left</dd>')
+    expect(await read('/home?known')).toContain('The Second of Two · zoom · 8 seats left')
+  })
+
   it('shows a new podclub', async () => {
     expect(await keptPage('/home', '?new')).not.toContain('A Podclub Just Proposed')
     const operator = await operatorAgent(b)
