@@ -8,7 +8,8 @@ import { useSendInvite } from '../api/send-invite'
 
 /**
  * The card's part of the invite call: phone and podclubId stay empty (spec 1 §3). It loads on the
- * member's first key, tap or focus in the form (decision 011), not with the page.
+ * member's first key, tap, focus, click or submit in the page (`useContractForm`, decision 011),
+ * not with the page's code.
  */
 const loadInviteFormSchema = () =>
   import('#contract/invites').then((m) =>

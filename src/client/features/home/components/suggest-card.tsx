@@ -47,7 +47,10 @@ function tickCells(cells: Element[]): Animation[] {
   )
 }
 
-/** The suggestion's schema, loaded on the member's first key, tap or focus in the form (decision 011). */
+/**
+ * The suggestion's schema, loaded on the member's first key, tap, focus, click or submit in the
+ * page (`useContractForm`, decision 011).
+ */
 const loadSuggestionSchema = () =>
   import('#contract/suggestions').then((m) => m.createSuggestionBodySchema)
 
