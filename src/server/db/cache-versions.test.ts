@@ -1,6 +1,11 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { cachedByVersion, readCacheVersions } from './cache-versions'
+import {
+  cachedByVersion,
+  cacheVersionsOf,
+  collectVersions,
+  readCacheVersions,
+} from './cache-versions'
 import { podclubs, registrations, sessions, users } from './schema/index'
 import { transaction } from './transaction'
 import { insertPodclub } from '../features/podclubs/podclubs.fixtures'
@@ -95,6 +100,24 @@ describe('a read cached by version', () => {
     await expect(read(2)).rejects.toThrow('away')
     await expect(read(2)).resolves.toBe(2)
     expect(reads).toBe(3)
+  })
+})
+
+describe('the version reader', () => {
+  it('answers only the versions asked for, and notes each as consulted, whoever shares its read', async () => {
+    const reader = cacheVersionsOf(a.db)
+    // Three asking together: the second and third share the read queued behind the first.
+    const asked = [['podclubs'], ['members'], ['seats:1', 'member_seats:1']]
+    const answers = await Promise.all(
+      asked.map((names) => collectVersions(async () => reader.current(names))),
+    )
+    answers.forEach(({ value, versions }, i) => {
+      expect([...value.keys()], `answer ${i}`).toEqual(asked[i])
+      expect([...versions.keys()], `noted ${i}`).toEqual(asked[i])
+    })
+    // Asked again once known (on PGlite, without a query): still only those.
+    const again = await reader.current(['members'])
+    expect([...again.keys()]).toEqual(['members'])
   })
 })
 
