@@ -21,8 +21,8 @@ import type { ApiTransport, RenderedPage, RenderOptions } from '#contract/page-r
 import { AppProvider } from './app/provider'
 import { createAppRoutes, type RouteHandle } from './app/router'
 import { setApiTransport } from './lib/api-client'
-import { createQueryClient } from './lib/query-client'
 import { SCREEN_FILES_ID } from './lib/load-after-paint'
+import { createQueryClient } from './lib/query-client'
 import { newSeed } from './lib/seeded-random'
 import { SERVER_STATE_ID } from './lib/server-state'
 

@@ -65,10 +65,14 @@ const screenModules = import.meta.glob<{ default: ComponentType }>([
   '!./routes/*.test.tsx',
 ])
 
-function screen(name: string) {
+/** A route's screen, `routes/<name>.tsx`: loaded when the route is, and named in its handle. */
+function screen(name: string, serverRendered: boolean) {
   const load = screenModules[`./routes/${name}.tsx`]
   if (!load) throw new Error(`no screen module routes/${name}.tsx`)
-  return async () => ({ Component: (await load()).default })
+  return {
+    lazy: async () => ({ Component: (await load()).default }),
+    handle: { serverRendered, asksViewerFirst: true, screen: name } satisfies RouteHandle,
+  }
 }
 
 /** What a route declares besides its path, access and screen. */
@@ -174,12 +178,11 @@ export function createAppRoutes(
   ): RouteObject => ({
     path,
     loader: guard(queryClient, access, idParams, prefetch && screenData),
-    handle: { serverRendered, asksViewerFirst: true, screen: name } satisfies RouteHandle,
+    ...screen(name, serverRendered),
     // Only the query or hash changed (the control panel's ?section=): same screen, same session,
     // so the guard does not run again and the change shows at once.
     shouldRevalidate: ({ currentUrl, nextUrl, defaultShouldRevalidate }) =>
       currentUrl.pathname !== nextUrl.pathname && defaultShouldRevalidate,
-    lazy: screen(name),
   })
 
   const homeLoader = async ({ request, params }: LoaderFunctionArgs): Promise<HomeLoaderData> => {
@@ -199,8 +202,7 @@ export function createAppRoutes(
   const homeRoute = (path: string): RouteObject => ({
     path,
     loader: homeLoader,
-    lazy: screen('home'),
-    handle: { serverRendered: true, asksViewerFirst: true, screen: 'home' } satisfies RouteHandle,
+    ...screen('home', true),
   })
 
   return [

@@ -9,9 +9,9 @@ type FormSchema = z.ZodType<unknown, FieldValues>
  * A form's schema, or a function that loads it (`() => import(...)`): a form on a server-rendered
  * screen passes the loader, so that the page's first load carries no zod and the page runs sooner
  * on a slow phone. The schema then loads on the person's first key, tap, focus, click or submit
- * anywhere in the page, and a check waits for it. The check react-hook-form runs as the form mounts (`isValid`)
- * waits for that too, rather than loading the schema itself: until then the form counts as not
- * yet valid, which an untouched form with a required field is.
+ * anywhere in the page, and a check waits for it. The check react-hook-form runs as the form
+ * mounts (`isValid`) waits for that too, rather than loading the schema itself: until then the
+ * form counts as not yet valid, which an untouched form with a required field is.
  */
 export type SchemaSource<S extends FormSchema> = S | (() => Promise<S>)
 
