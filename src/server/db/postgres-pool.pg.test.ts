@@ -67,7 +67,12 @@ describe('PostgreSQL pool timeouts', () => {
     const other = new pg.Client({ connectionString: url })
     await other.connect()
     await other.query('select pg_advisory_lock(7305112)')
-    const release = setTimeout(() => void other.query('select pg_advisory_unlock(7305112)'), 1_000)
+    // Its answer is awaited before the client ends: ended with the answer still unread, the query
+    // would fail with 'Connection terminated', unhandled.
+    let unlocked: Promise<unknown> | undefined
+    const release = setTimeout(() => {
+      unlocked = other.query('select pg_advisory_unlock(7305112)')
+    }, 1_000)
     try {
       const database = await openPostgres(url, { max: 1, statementTimeoutMs: 300 })
       // The limit is back on the connection the migration used.
@@ -79,6 +84,7 @@ describe('PostgreSQL pool timeouts', () => {
       await database.close()
     } finally {
       clearTimeout(release)
+      await unlocked
       await other.end()
     }
   })
