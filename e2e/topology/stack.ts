@@ -364,6 +364,8 @@ export type Stack = {
   databaseUrl: string
   metricsToken: string
   caddyPid: () => number | undefined
+  /** What Caddy printed lately: each 502 and 503 it answered, and why. */
+  proxyOutput: () => string
   /** Points Caddy at these processes only (reloads its configuration through its admin API). */
   useUpstreams(apps: AppProcess[]): Promise<void>
   stop(): Promise<void>
@@ -564,6 +566,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       databaseUrl: databaseUrl.toString(),
       metricsToken,
       caddyPid: () => caddy.child.pid,
+      proxyOutput: () => caddy.output(),
       async useUpstreams(list) {
         const reload = startChild(
           'caddy',
