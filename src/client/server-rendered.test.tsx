@@ -65,9 +65,12 @@ function answers(user: SessionUser | null, handlers: Handlers = {}): Handlers {
 }
 
 let root: Root | undefined
-afterEach(() => {
+afterEach(async () => {
   root?.unmount()
   root = undefined
+  // React's scheduler finishes its last task before the next test's server render, which runs
+  // with no window.
+  await new Promise((resolve) => setTimeout(resolve, 0))
   delete document.documentElement.dataset.ready
   document.head.querySelectorAll('title').forEach((title) => title.remove())
 })
@@ -75,15 +78,24 @@ afterEach(() => {
 /**
  * The server's render with one copy of the page's modules (React, the router, the cache), then
  * the browser's start with fresh ones: two processes, as in production, not two renderers of one
- * React sharing its contexts.
+ * React sharing its contexts. The render runs with no `window` or `document`, as on the server:
+ * a part that reads them while rendering fails here, and one that renders otherwise without them
+ * (`typeof window`) is a mismatch.
  */
 async function serverRender(path: string) {
   vi.resetModules()
   const { renderPage } = await import('./entry-server')
   const url = new URL(path, window.location.origin)
-  const page = await renderPage(url, (to, init) => fetch(new URL(to, url), init), {
-    signal: new AbortController().signal,
-  })
+  vi.stubGlobal('window', undefined)
+  vi.stubGlobal('document', undefined)
+  let page
+  try {
+    page = await renderPage(url, (to, init) => fetch(new URL(to, url), init), {
+      signal: new AbortController().signal,
+    })
+  } finally {
+    vi.unstubAllGlobals()
+  }
   await resetServerContexts()
   vi.resetModules()
   if (page.kind !== 'page') throw new Error(`${path} was not rendered on the server: ${page.kind}`)
