@@ -15,17 +15,23 @@ function asked() {
 
 /** A browser's paint timing, as a page sees it: `paint()` reports the first paint. */
 function paintTiming() {
-  const observers: (() => void)[] = []
+  const observers = new Set<() => void>()
   class FakeObserver {
     static supportedEntryTypes = ['paint', 'navigation']
     constructor(private readonly callback: () => void) {}
     observe(options: { type: string }) {
-      if (options.type === 'paint') observers.push(this.callback)
+      if (options.type === 'paint') observers.add(this.callback)
     }
-    disconnect() {}
+    disconnect() {
+      observers.delete(this.callback)
+    }
   }
   vi.stubGlobal('PerformanceObserver', FakeObserver)
-  return { paint: () => observers.forEach((callback) => callback()) }
+  return {
+    paint: () => observers.forEach((callback) => callback()),
+    /** Observers still waiting for a paint. */
+    observing: () => observers.size,
+  }
 }
 
 function serverRendered(files: string[] = []) {
@@ -59,6 +65,9 @@ describe('loadAfterFirstPaint', () => {
       scripts: ['/assets/index-3.js'],
       preloads: ['/assets/shared-4.js', '/assets/home-1.js', '/assets/card-2.js'],
     })
+    // Nothing is left waiting: no observer, no timer.
+    expect(timing.observing()).toBe(0)
+    expect(vi.getTimerCount()).toBe(0)
   })
 
   it('asks at once when there is nothing to paint first: a page the browser renders', () => {
@@ -77,13 +86,14 @@ describe('loadAfterFirstPaint', () => {
   })
 
   it('asks once the time runs out when no paint is reported', () => {
-    paintTiming()
+    const timing = paintTiming()
     serverRendered()
     loadAfterFirstPaint('/assets/index-3.js')
     vi.advanceTimersByTime(LATEST_MS - 1)
     expect(asked().scripts).toEqual([])
     vi.advanceTimersByTime(1)
     expect(asked().scripts).toEqual(['/assets/index-3.js'])
+    expect(timing.observing()).toBe(0)
   })
 
   it('waits two frames where the browser has no paint timing', () => {

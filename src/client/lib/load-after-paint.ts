@@ -22,9 +22,12 @@ export const LATEST_MS = 1_000
 /** Asks for `entry` and the first screen's files once the page has painted. */
 export function loadAfterFirstPaint(entry: string, alsoPreload: readonly string[] = []) {
   let started = false
+  /** Ends what waits for the paint: whichever starts first ends the others. */
+  const stopWaiting: (() => void)[] = []
   const start = () => {
     if (started) return
     started = true
+    for (const stop of stopWaiting) stop()
     const script = document.createElement('script')
     script.type = 'module'
     script.crossOrigin = ''
@@ -49,10 +52,16 @@ export function loadAfterFirstPaint(entry: string, alsoPreload: readonly string[
     (document as { prerendering?: boolean }).prerendering === true
   if (nothingToPaint) return start()
 
-  document.addEventListener('visibilitychange', start, { once: true })
-  setTimeout(start, LATEST_MS)
+  document.addEventListener('visibilitychange', start)
+  const latest = setTimeout(start, LATEST_MS)
+  stopWaiting.push(
+    () => document.removeEventListener('visibilitychange', start),
+    () => clearTimeout(latest),
+  )
   if (globalThis.PerformanceObserver?.supportedEntryTypes?.includes('paint')) {
-    new PerformanceObserver(start).observe({ type: 'paint', buffered: true })
+    const observer = new PerformanceObserver(start)
+    observer.observe({ type: 'paint', buffered: true })
+    stopWaiting.push(() => observer.disconnect())
   } else {
     requestAnimationFrame(() => requestAnimationFrame(start))
   }
