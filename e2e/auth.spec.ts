@@ -8,13 +8,9 @@ import {
   logIn,
   loginThroughPage,
   test,
+  toasts,
   waitForMail,
 } from './fixtures'
-
-/** The toasts on screen (Radix lists them in its 'Notifications' region). */
-function toasts(page: Page) {
-  return page.getByRole('region', { name: /notifications/i }).getByRole('listitem')
-}
 
 /** Ends the session as an expiry or a logout elsewhere would: the browser's cookie is gone. */
 async function dropSessionCookie(context: BrowserContext) {

@@ -9,6 +9,7 @@ import {
   openInPageRouter,
   useDemoServer,
   test,
+  toasts,
 } from './fixtures'
 
 /** Where to save screenshots of the screens checked here; none are taken when unset. */
@@ -129,7 +130,11 @@ test.describe('podclub detail', () => {
     // From an e-mail: the podclub's link, logged out.
     await page.goto(`/podclubs/${id}`)
     await expect(page).toHaveURL(new RegExp(`/login\\?next=%2Fpodclubs%2F${id}$`))
-    await expect(page.getByText('Log in to see this discussion', { exact: true })).toBeVisible()
+    await expect(page.getByRole('heading', { level: 1, name: 'login' })).toBeVisible()
+    await expect(toasts(page)).toHaveCount(1)
+    await expect(
+      toasts(page).getByText('Log in to see this discussion', { exact: true }),
+    ).toBeVisible()
     await expect(page.getByText('You are not a participant of this podclub')).toHaveCount(0)
     await expectNoAxeViolations(page, 'the login asked for by a completed podclub')
     await page.getByLabel('username').fill('jon.b')
@@ -152,13 +157,15 @@ test.describe('podclub detail', () => {
     expect(Object.keys(body.data)).not.toContain('hindsights')
     expect(Object.keys(body.data)).not.toContain('chatlog')
     await page.goto(`/podclubs/${id}`)
-    await expect(
-      page.getByText('You are not a participant of this podclub', { exact: true }),
-    ).toBeVisible()
-    await expect(
-      page.getByText('You can only view the discussion if you were registered.', { exact: true }),
-    ).toBeVisible()
     await expect(page).toHaveURL(/\/home$/)
+    const toast = toasts(page)
+    await expect(toast).toHaveCount(1)
+    await expect(
+      toast.getByText('You are not a participant of this podclub', { exact: true }),
+    ).toBeVisible()
+    await expect(
+      toast.getByText('You can only view the discussion if you were registered.', { exact: true }),
+    ).toBeVisible()
     await expect(page.getByText('hello from the back row')).toHaveCount(0)
   })
 

@@ -173,6 +173,15 @@ export async function openInPageRouter(page: Page, path: string) {
 }
 
 /**
+ * The toasts on screen (Radix lists them in its 'Notifications' region). A toast is looked for
+ * there, not by its text in the whole page: a refused page's heading says what its toast says,
+ * and both show while the router moves on from it.
+ */
+export function toasts(page: Page) {
+  return page.getByRole('region', { name: /notifications/i }).getByRole('listitem')
+}
+
+/**
  * Logs in and opens `path` (the feed unless told): for journeys about what a member does once in.
  * The login screen's own journeys walk it with `loginThroughPage`; rendering it again for every
  * other journey cost a page load each.
