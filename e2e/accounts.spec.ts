@@ -10,6 +10,7 @@ import {
   logInRequest,
   loginThroughPage,
   test,
+  toastWith,
   waitForMail,
 } from './fixtures'
 
@@ -20,13 +21,6 @@ function newPerson() {
   const username = `acc.${Date.now().toString(36)}.${seq}`
   return { username, email: `${username}@example.com`, password: 'listening-closely-1' }
 }
-
-/** The toast on screen with this title. */
-const toastWith = (page: Page, title: string) =>
-  page
-    .getByRole('region', { name: /notifications/i })
-    .getByRole('listitem')
-    .filter({ hasText: title })
 
 async function fillRegisterForm(page: Page, person: ReturnType<typeof newPerson>) {
   await page.getByLabel('username').fill(person.username)
@@ -89,9 +83,7 @@ test.describe('accounts and the public pages', () => {
     await logIn(memberPage, host.username, host.password)
     await memberPage.getByLabel('Their e-mail').fill(person.email)
     await memberPage.getByRole('button', { name: '[ send invite ]' }).click()
-    await expect(
-      memberPage.getByRole('status').filter({ hasText: 'Invitation Sent' }),
-    ).toBeVisible()
+    await expect(toastWith(memberPage, 'Invitation Sent')).toBeVisible()
     await memberPage.close()
 
     const invite = await waitForMail((m) => m.to.includes(person.email))
@@ -368,7 +360,7 @@ test.describe('accessibility of the account screens', () => {
       await page.getByRole('button', { name: '[ send reset link ]' }).click()
       await expect(page.getByText(/is on its way/)).toBeVisible()
       // The toast that says so too comes with the toaster's own code, a moment later.
-      await expect(page.getByRole('status').filter({ hasText: 'Reset link sent' })).toBeVisible()
+      await expect(toastWith(page, 'Reset link sent')).toBeVisible()
       await expectNoAxeViolations(page, `forgot password, sent, at ${width} px`)
       const mail = await waitForMail((m) => m.to.includes(member.email) && /Reset/.test(m.subject))
       await page.goto(new RegExp(`${e2e.baseUrl}/password-reset/[\\w.-]+`).exec(mail.text)![0])

@@ -9,6 +9,7 @@ import {
   loginThroughPage,
   test,
   toasts,
+  toastWith,
   waitForMail,
 } from './fixtures'
 
@@ -52,7 +53,7 @@ test.describe('accounts', () => {
     await page.getByLabel('username').fill(e2e.admin.username)
     await page.getByLabel('password').fill('not-the-password')
     await page.getByRole('button', { name: '[ login ]' }).click()
-    const toast = page.getByRole('status').filter({ hasText: 'Failed to login' })
+    const toast = toastWith(page, 'Failed to login')
     await expect(toast).toContainText('Invalid username or password.')
     await expect(page.getByLabel('username')).toHaveValue('')
     await expect(page.getByLabel('password')).toHaveValue('')
@@ -204,7 +205,7 @@ test.describe('a logout that does not get through', () => {
       await menu.click()
       await page.getByRole('menuitem', { name: '[ logout ]' }).click()
 
-      const toast = page.getByRole('status').filter({ hasText: 'Failed to Logout' })
+      const toast = toastWith(page, 'Failed to Logout')
       await expect(toast).toContainText('You are still logged in.')
       expect(tries).toBe(2)
       await expect(menu).toBeVisible()

@@ -1,7 +1,15 @@
 import type { Page } from '@playwright/test'
 import { startTestSmtp, type TestSmtp } from '../src/server/testing/smtp'
 import { e2e } from './env'
-import { createMember, expect, expectNoAxeViolations, logIn, test, useDemoServer } from './fixtures'
+import {
+  createMember,
+  expect,
+  expectNoAxeViolations,
+  logIn,
+  test,
+  toastWith,
+  useDemoServer,
+} from './fixtures'
 
 /** Where to save screenshots of the sections for a person to look at; none are taken when unset. */
 const SHOTS = process.env.E2E_SCREENSHOTS_DIR
@@ -151,9 +159,7 @@ test.describe('control panel with podclubs', () => {
       await page.screenshot({ path: `/tmp/control-panel-complete-dialog-${width}.png` })
     }
     await confirm.getByRole('button', { name: 'Yes, Mark Complete' }).click()
-    await expect(
-      page.getByRole('status').filter({ hasText: 'podclub marked as complete' }),
-    ).toBeVisible()
+    await expect(toastWith(page, 'podclub marked as complete')).toBeVisible()
     await expect(rowOf(page, title)).toHaveCount(0)
     const completed = page.getByRole('region', { name: 'Recently completed' })
     await expect(completed.getByRole('row').nth(1)).toContainText(title)
@@ -176,9 +182,7 @@ test.describe('control panel with podclubs', () => {
     )
     await expectNoAxeViolations(page, 'the notice confirmation')
     await ask.getByRole('button', { name: 'Yes, Send Notice' }).click()
-    await expect(
-      page.getByRole('status').filter({ hasText: '10-minute notice sent successfully' }),
-    ).toBeVisible()
+    await expect(toastWith(page, '10-minute notice sent successfully')).toBeVisible()
     await expect(zoom.getByRole('cell').nth(7)).toContainText('notice sent')
     await expect(zoom.getByRole('button', { name: 'Send Notice' })).toBeEnabled()
     const notice = await waitForSmtp((m) => m.text.includes('What the Map Leaves Out'))
@@ -196,7 +200,7 @@ test.describe('control panel with podclubs', () => {
     for (const [i, id] of ids.entries())
       await testBlast.getByPlaceholder(`podclub ID ${i + 1}`).fill(id)
     await page.getByRole('button', { name: '[ send test blast ]' }).click()
-    await expect(page.getByRole('status').filter({ hasText: 'Test Blast Sent' })).toContainText(
+    await expect(toastWith(page, 'Test Blast Sent')).toContainText(
       'The test monthly blast was sent successfully.',
     )
     await expect(testBlast.getByPlaceholder('podclub ID 1')).toHaveValue('')
@@ -272,7 +276,7 @@ test.describe('control panel with podclubs', () => {
 
     // Confirmed: every subscribed member gets it, with RFC 8058 one-click headers.
     const isMonthly = (m: TestSmtp['messages'][number]) => m.subject.startsWith('This month')
-    const sent = page.getByRole('status').filter({ hasText: 'Monthly Blast Sent' })
+    const sent = toastWith(page, 'Monthly Blast Sent')
     async function sendMonthly(trio: string[]) {
       // The toast of the blast before would answer for this one: it goes first (5 s on screen).
       await expect(sent).toHaveCount(0, { timeout: 15_000 })
@@ -327,16 +331,14 @@ test.describe('control panel with podclubs', () => {
     await quick.getByLabel('podclub ID number').fill(id)
     await quick.getByLabel('Username').fill('ollie')
     await quick.getByRole('button', { name: 'Register' }).click()
-    await expect(
-      page.getByRole('status').filter({ hasText: 'User registered for podclub' }),
-    ).toBeVisible()
+    await expect(toastWith(page, 'User registered for podclub')).toBeVisible()
     await expect(quick.getByLabel('Username')).toHaveValue('')
 
     // The same member again: refused, with the reason.
     await quick.getByLabel('podclub ID number').fill(id)
     await quick.getByLabel('Username').fill('ollie')
     await quick.getByRole('button', { name: 'Register' }).click()
-    await expect(page.getByRole('status').filter({ hasText: 'Registration failed' })).toContainText(
+    await expect(toastWith(page, 'Registration failed')).toContainText(
       'This member is already registered for this podclub.',
     )
 
@@ -355,9 +357,7 @@ test.describe('control panel with podclubs', () => {
     await fill('description', 'An episode about making things slowly, and what it teaches us.')
     await fill('podmeister note', 'I listened to it twice and would love to hear what you think.')
     await create.getByRole('button', { name: '[ create podclub ]' }).click()
-    await expect(page.getByRole('status').filter({ hasText: 'podclub created' })).toContainText(
-      'A Podclub Made by Hand',
-    )
+    await expect(toastWith(page, 'podclub created')).toContainText('A Podclub Made by Hand')
     await showSection(page, 'podclubs')
     const row = rowOf(page, 'A Podclub Made by Hand')
     await expect(row).toHaveCount(1)

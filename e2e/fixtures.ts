@@ -173,12 +173,18 @@ export async function openInPageRouter(page: Page, path: string) {
 }
 
 /**
- * The toasts on screen (Radix lists them in its 'Notifications' region). A toast is looked for
- * there, not by its text in the whole page: a refused page's heading says what its toast says,
- * and both show while the router moves on from it.
+ * The toasts on screen, as Radix lists them in its 'Notifications' region, for as long as each
+ * shows. A toast is looked for there, and neither by its text in the whole page (a refused page's
+ * heading says what its toast says, and both show while the router moves on from it) nor by the
+ * role `status`: that is Radix's announcement for screen readers, which lasts one second.
  */
 export function toasts(page: Page) {
   return page.getByRole('region', { name: /notifications/i }).getByRole('listitem')
+}
+
+/** The toast on screen that says `text` (its title, say). */
+export function toastWith(page: Page, text: string) {
+  return toasts(page).filter({ hasText: text })
 }
 
 /**

@@ -7,6 +7,7 @@ import {
   logIn,
   openInPageRouter,
   test,
+  toastWith,
   waitForMail,
 } from './fixtures'
 
@@ -165,18 +166,14 @@ test.describe('the home feed', () => {
     const title = await card.getByRole('heading').innerText()
     const byTitle = page.getByRole('article', { name: title })
     await byTitle.getByRole('button', { name: '[ register ]' }).click()
-    await expect(
-      page.getByRole('status').filter({ hasText: 'Successfully registered for the podclub' }),
-    ).toBeVisible()
+    await expect(toastWith(page, 'Successfully registered for the podclub')).toBeVisible()
     await expect(byTitle).toContainText('3 seats left')
     await expect(byTitle).toContainText("You're registered, see you there!")
     const share = byTitle.getByRole('link', { name: '[ share to x ]' })
     expect(decodeURIComponent((await share.getAttribute('href'))!)).toContain(e2e.clubCode)
 
     await byTitle.getByRole('button', { name: '[ cancel ]' }).click()
-    await expect(
-      page.getByRole('status').filter({ hasText: 'Successfully canceled registration' }),
-    ).toBeVisible()
+    await expect(toastWith(page, 'Successfully canceled registration')).toBeVisible()
     await expect(byTitle).toContainText('4 seats left')
     await expect(byTitle.getByRole('button', { name: '[ register ]' })).toBeEnabled()
   })
@@ -267,7 +264,7 @@ test.describe('the home feed', () => {
     await link.fill('https://www.thisamericanlife.org/1/new-beginnings')
     await page.getByLabel('Why this one? (optional)').fill('The best first act of any episode.')
     await page.getByRole('button', { name: '[ suggest ]' }).click()
-    await expect(page.getByRole('status').filter({ hasText: 'Podcast Suggested!' })).toContainText(
+    await expect(toastWith(page, 'Podcast Suggested!')).toContainText(
       "Thanks for the suggestion! We'll review it and create a podclub soon.",
     )
     await expect(link).toHaveValue('')
@@ -276,7 +273,7 @@ test.describe('the home feed', () => {
     await page.getByLabel('Their e-mail').fill(friend)
     await page.getByLabel('A note from you (optional)').fill('Come argue about Radiolab with us.')
     await page.getByRole('button', { name: '[ send invite ]' }).click()
-    await expect(page.getByRole('status').filter({ hasText: 'Invitation Sent' })).toContainText(
+    await expect(toastWith(page, 'Invitation Sent')).toContainText(
       `Successfully sent invite to ${friend}`,
     )
     await expect(page.getByLabel('Their e-mail')).toHaveValue('')

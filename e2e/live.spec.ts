@@ -7,6 +7,7 @@ import {
   expectNoAxeViolations,
   logIn,
   test,
+  toastWith,
 } from './fixtures'
 
 test.describe('a live club', () => {
@@ -61,11 +62,7 @@ test.describe('a live club', () => {
     await takerCard.getByRole('button', { name: '[ cancel ]' }).click()
     await expect(card).toContainText("You're registered, see you there!", { timeout: 3_000 })
     await expect(card.getByRole('button', { name: '[ cancel ]' })).toBeEnabled()
-    await expect(
-      page
-        .getByRole('status')
-        .filter({ hasText: `You're in: a seat opened up for ${podclub.title}` }),
-    ).toBeVisible()
+    await expect(toastWith(page, `You're in: a seat opened up for ${podclub.title}`)).toBeVisible()
     for (const width of [375, 1280]) {
       await page.setViewportSize({ width, height: 900 })
       await card.scrollIntoViewIfNeeded()

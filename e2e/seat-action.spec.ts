@@ -8,6 +8,7 @@ import {
   expectNoAxeViolations,
   logIn,
   test,
+  toastWith,
 } from './fixtures'
 
 /** Where to save screenshots of the screens checked here; none are taken when unset. */
@@ -63,9 +64,7 @@ test.describe('taking a seat from the detail page', () => {
     await checkAtWidths(page, 'member')
 
     await register.click()
-    await expect(
-      page.getByRole('status').filter({ hasText: 'Successfully registered for the podclub' }),
-    ).toBeVisible()
+    await expect(toastWith(page, 'Successfully registered for the podclub')).toBeVisible()
     await expect(details).toContainText("You're registered, see you there!")
     await expect(details).toContainText('8 seats left')
     await expect(details.getByRole('button', { name: '[ cancel ]' })).toBeEnabled()
@@ -87,9 +86,7 @@ test.describe('taking a seat from the detail page', () => {
     await card.getByRole('link', { name: podclub.title }).press('Enter')
     await expect(page).toHaveURL(`/podclubs/${podclub.id}`)
     await details.getByRole('button', { name: '[ cancel ]' }).click()
-    await expect(
-      page.getByRole('status').filter({ hasText: 'Successfully canceled registration' }),
-    ).toBeVisible()
+    await expect(toastWith(page, 'Successfully canceled registration')).toBeVisible()
     await expect(details.getByRole('button', { name: '[ register ]' })).toBeEnabled()
     await expect(details).toContainText('9 seats left')
   })
@@ -117,17 +114,15 @@ test.describe('taking a seat from the detail page', () => {
     await checkAtWidths(page, 'full')
 
     await join.click()
-    await expect(
-      page.getByRole('status').filter({ hasText: 'Joined the seat waitlist' }),
-    ).toContainText("You're #1 in line for a freed seat.")
+    await expect(toastWith(page, 'Joined the seat waitlist')).toContainText(
+      "You're #1 in line for a freed seat.",
+    )
     await expect(details).toContainText('#1 on the seat waitlist.')
     await expect(details).toContainText('1 waiting for a freed seat')
     await checkAtWidths(page, 'waitlisted')
 
     await details.getByRole('button', { name: '[ leave waitlist ]' }).click()
-    await expect(
-      page.getByRole('status').filter({ hasText: 'Left the seat waitlist' }),
-    ).toBeVisible()
+    await expect(toastWith(page, 'Left the seat waitlist')).toBeVisible()
     await expect(details.getByRole('button', { name: '[ join waitlist ]' })).toBeEnabled()
   })
 })

@@ -7,9 +7,10 @@ import {
   expect,
   expectNoAxeViolations,
   logIn,
+  test,
+  toastWith,
   type Mail,
   type Member,
-  test,
   waitForMail,
 } from './fixtures'
 
@@ -66,9 +67,9 @@ test.describe('the seat waitlist', () => {
     // Joining by keyboard: the place shows on the card, and a toast confirms it.
     await join.focus()
     await page.keyboard.press('Enter')
-    await expect(
-      page.getByRole('status').filter({ hasText: 'Joined the seat waitlist' }),
-    ).toContainText("You're #1 in line for a freed seat.")
+    await expect(toastWith(page, 'Joined the seat waitlist')).toContainText(
+      "You're #1 in line for a freed seat.",
+    )
     await expect(card).toContainText('#1 on the seat waitlist.')
     const leave = card.getByRole('button', { name: '[ leave waitlist ]' })
     await expect(leave).toBeEnabled()
@@ -85,9 +86,7 @@ test.describe('the seat waitlist', () => {
     await logIn(otherPage, holder.username, holder.password)
     const theirCard = otherPage.getByRole('article', { name: podclub.title })
     await theirCard.getByRole('button', { name: '[ cancel ]' }).click()
-    await expect(
-      otherPage.getByRole('status').filter({ hasText: 'Successfully canceled registration' }),
-    ).toBeVisible()
+    await expect(toastWith(otherPage, 'Successfully canceled registration')).toBeVisible()
     // The freed seat went to the first in line at once: the podclub is full again.
     await expect(theirCard.getByRole('button', { name: '[ join waitlist ]' })).toBeVisible()
     await other.close()
@@ -149,7 +148,7 @@ test.describe('the seat waitlist', () => {
     }
 
     await section.getByRole('button', { name: 'copy link' }).click()
-    await expect(page.getByRole('status').filter({ hasText: 'Calendar link copied' })).toBeVisible()
+    await expect(toastWith(page, 'Calendar link copied')).toBeVisible()
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(oldUrl)
 
     const feed = await page.request.get(oldUrl)
@@ -157,7 +156,7 @@ test.describe('the seat waitlist', () => {
     expect(await feed.text()).toContain('BEGIN:VCALENDAR')
 
     await section.getByRole('button', { name: 'reset link' }).click()
-    await expect(page.getByRole('status').filter({ hasText: 'Calendar link reset' })).toContainText(
+    await expect(toastWith(page, 'Calendar link reset')).toContainText(
       'The old link no longer works.',
     )
     await expect(field).not.toHaveValue(oldUrl)
