@@ -9,7 +9,8 @@ export const e2e = {
   clubCode: 'e2eclub',
   /**
    * The ports of the servers a spec starts for itself (demo data it may change, or a club where
-   * nothing else happens), one each, so that specs can run side by side.
+   * nothing else happens), one each, so that specs can run side by side. One spec's repeats
+   * (`--repeat-each`) share its port: run them with `--workers 1`.
    */
   ownServerPort: {
     controlPanel: E2E_PORT + 2,
