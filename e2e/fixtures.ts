@@ -267,6 +267,12 @@ export const test = base.extend<{ pageErrors: string[] }>({
     await use(waitForReadyIn(context))
   },
   page: async ({ page }, use) => {
+    // E2E_CPU_SLOWDOWN=8: the page runs as on a machine that many times slower (README, Tests).
+    const rate = Number(process.env.E2E_CPU_SLOWDOWN ?? 1)
+    if (rate > 1) {
+      const cdp = await page.context().newCDPSession(page)
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate })
+    }
     await use(waitForReady(page))
   },
   pageErrors: [
