@@ -267,7 +267,7 @@ export const test = base.extend<{ pageErrors: string[] }>({
     await use(waitForReadyIn(context))
   },
   page: async ({ page }, use) => {
-    // E2E_CPU_SLOWDOWN=8: the page runs as on a machine that many times slower (README, Tests).
+    // E2E_CPU_SLOWDOWN=8: the page runs as on a machine that many times slower (README, Set up).
     const rate = Number(process.env.E2E_CPU_SLOWDOWN ?? 1)
     if (rate > 1) {
       const cdp = await page.context().newCDPSession(page)
