@@ -23,8 +23,10 @@ Element.prototype.setPointerCapture ??= () => {}
 HTMLCanvasElement.prototype.getContext = () => null
 
 // A screen loaded apart (the member's cards, the control panel) arrives after an import that can
-// take seconds while a 2-core machine runs the other suites: `findBy*` waits that long.
-configure({ asyncUtilTimeout: 5_000 })
+// take seconds while a 2-core machine runs the other suites, and a query by role and name over a
+// large table is slow in jsdom: `findBy*` waits up to 10 s (the control panel's file took 18.7 s in
+// one CI run, 4.0 s alone, and one of its tables 5 s to be found), within the 15 s a test has.
+configure({ asyncUtilTimeout: 10_000 })
 
 // The page loads its toaster with the first message; tests have it at hand, so a toast shows in
 // the render that sent it.
